@@ -1,0 +1,136 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the guest kernel: Debian's linux-source-6.12 with kernel/patches/series
+# applied, configured from defconfig + kvm_guest.config + our fragments.
+#
+# Usage: kernel/build.sh [FLAVOR]     FLAVOR: guest (default), debug, pristine
+#
+# The result is cached under $FAIRSRV_CACHE (default /var/tmp/fairsrv) in
+# kernel-<key>/, where <key> hashes everything that goes into the kernel: the
+# package version, this script, the fragments and the patches in series order.
+# One git work tree and one object directory per flavor are reused, so a change
+# to a patch only rebuilds what it touches.
+# The path of the bzImage is printed on the last line of stdout.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cache=${FAIRSRV_CACHE:-/var/tmp/fairsrv}
+flavor=${1:-guest}
+jobs=${JOBS:-$(nproc)}
+pkg=linux-source-6.12
+tarball=/usr/src/$pkg.tar.xz
+
+die() { echo "kernel: $*" >&2; exit 1; }
+say() { echo "kernel: $*" >&2; }
+
+case $flavor in
+guest)		fragments=(kernel/guest.config); use_patches=1 ;;
+debug)		fragments=(kernel/guest.config kernel/debug.config); use_patches=1 ;;
+pristine)	fragments=(kernel/guest.config); use_patches=0 ;;
+*)		die "unknown flavor '$flavor' (guest, debug or pristine)" ;;
+esac
+
+# Install the source package when it is missing.
+if ! dpkg-query -W -f='${Status}' $pkg 2>/dev/null | grep -q 'ok installed'; then
+	[ "$(id -u)" = 0 ] || die "$pkg is not installed; run 'apt-get install $pkg' as root"
+	say "installing $pkg"
+	apt-get install -y -q $pkg >&2 || die "apt-get install $pkg failed"
+fi
+[ -f "$tarball" ] || die "$tarball is missing"
+pkgver=$(dpkg-query -W -f='${Version}' $pkg)
+
+patches=()
+if [ $use_patches = 1 ]; then
+	while read -r p; do
+		p=${p%%#*}
+		[ -n "${p// }" ] || continue
+		[ -f "$top/kernel/patches/$p" ] || die "series names $p, which does not exist"
+		patches+=("$p")
+	done < "$top/kernel/patches/series"
+fi
+
+key=$( {
+	echo "$pkg $pkgver $flavor"
+	cat "$top/kernel/build.sh"
+	for f in "${fragments[@]}"; do cat "$top/$f"; done
+	for p in "${patches[@]}"; do echo "$p"; cat "$top/kernel/patches/$p"; done
+} | sha256sum | cut -c1-16)
+out=$cache/kernel-$key
+
+if [ -f "$out/bzImage" ]; then
+	say "reusing $(cat "$out/release") ($flavor, key $key)"
+	echo "$out/bzImage"
+	exit 0
+fi
+
+mkdir -p "$cache"
+exec 9>"$cache/kernel.lock"
+flock 9
+
+src=$cache/linux-$pkgver
+obj=$cache/obj-${flavor/pristine/guest}
+
+# A git tree of the pristine source, so that patches apply with 'git am' and a
+# later series is applied after a reset rather than a fresh unpack.
+if ! git -C "$src" rev-parse -q --verify refs/tags/pristine >/dev/null 2>&1; then
+	say "unpacking $tarball"
+	rm -rf "$src" "$src.tmp"
+	mkdir -p "$src.tmp"
+	tar -C "$src.tmp" --strip-components=1 -xJf "$tarball"
+	git -C "$src.tmp" init -q
+	git -C "$src.tmp" add -A -f
+	git -C "$src.tmp" -c user.name=fairsrv -c user.email=fairsrv@localhost \
+		commit -q -m "$pkg $pkgver"
+	git -C "$src.tmp" tag pristine
+	mv "$src.tmp" "$src"
+fi
+
+git -C "$src" am --abort >/dev/null 2>&1 || true
+git -C "$src" reset -q --hard pristine
+git -C "$src" clean -q -fdx
+for p in "${patches[@]}"; do
+	if ! git -C "$src" -c user.name=fairsrv -c user.email=fairsrv@localhost \
+		am -q --committer-date-is-author-date "$top/kernel/patches/$p" >&2; then
+		git -C "$src" am --abort >/dev/null 2>&1 || true
+		die "patch $p does not apply"
+	fi
+	say "applied $p"
+done
+
+mkdir -p "$obj"
+make -s -C "$src" O="$obj" defconfig kvm_guest.config >&2
+frag_paths=()
+for f in "${fragments[@]}"; do frag_paths+=("$top/$f"); done
+"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${frag_paths[@]}" >/dev/null
+make -s -C "$src" O="$obj" olddefconfig >&2
+
+# Every option a fragment asks for must have survived olddefconfig.
+for f in "${frag_paths[@]}"; do
+	sed -nE 's/^# (CONFIG_[A-Z0-9_]+) is not set$/\1=n/p; s/^(CONFIG_[A-Z0-9_]+=.*)$/\1/p' "$f" |
+	while IFS== read -r opt val; do
+		if [ "$val" = n ]; then
+			! grep -q "^$opt=" "$obj/.config"
+		else
+			grep -qxF "$opt=$val" "$obj/.config"
+		fi || die "$(basename "$f"): $opt=$val did not survive olddefconfig"
+	done
+done
+
+say "building $flavor kernel with -j$jobs (key $key)"
+start=$(date +%s)
+make -s -C "$src" O="$obj" -j"$jobs" bzImage >&2
+release=$(make -s -C "$src" O="$obj" kernelrelease)
+say "built $release in $(( $(date +%s) - start )) s"
+
+rm -rf "$out.tmp"
+mkdir -p "$out.tmp"
+cp "$obj/arch/x86/boot/bzImage" "$obj/.config" "$out.tmp/"
+echo "$release" > "$out.tmp/release"
+printf '%s\n' "${patches[@]}" > "$out.tmp/patches"
+rm -rf "$out"
+mv "$out.tmp" "$out"
+
+say "$release ($flavor), $pkg $pkgver, ${#patches[@]} patches:"
+for p in "${patches[@]}"; do say "  $p"; done
+echo "$out/bzImage"
