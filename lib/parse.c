@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Strict parsers for command-line values. See parse.h for the rules.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+
+#define FS_CPU_WORDS	(FS_MAX_CPUS / 64)
+/* Longest part of the bad input quoted back in an error message. */
+#define QUOTE_MAX	40
+
+/* A unit suffix and the factor it multiplies the number by. */
+struct unit {
+	const char *name;
+	uint64_t mult;
+};
+
+/* How to parse and report one kind of number-with-unit value. */
+struct unit_spec {
+	const char *what;	/* "duration", "time", ... */
+	const char *def;	/* name of the default unit */
+	const char *hint;	/* list of valid units for messages */
+	const struct unit *units;	/* the "" entry is the default */
+	size_t nr_units;
+};
+
+static const struct unit duration_units[] = {
+	{ "",	1 },
+	{ "s",	1 },
+	{ "m",	60 },
+	{ "h",	60 * 60 },
+	{ "d",	24 * 60 * 60 },
+};
+
+static const struct unit time_units[] = {
+	{ "",	1000 },
+	{ "ns",	1 },
+	{ "us",	1000 },
+	{ "ms",	1000 * 1000 },
+	{ "s",	1000 * 1000 * 1000 },
+};
+
+static const struct unit size_units[] = {
+	{ "",	1 },
+	{ "k",	1 },
+	{ "m",	1024 },
+	{ "g",	1024 * 1024 },
+};
+
+static const struct unit_spec duration_spec = {
+	.what = "duration",
+	.def = "s",
+	.hint = "s, m, h or d",
+	.units = duration_units,
+	.nr_units = sizeof(duration_units) / sizeof(duration_units[0]),
+};
+
+static const struct unit_spec time_spec = {
+	.what = "time",
+	.def = "us",
+	.hint = "ns, us, ms or s",
+	.units = time_units,
+	.nr_units = sizeof(time_units) / sizeof(time_units[0]),
+};
+
+static const struct unit_spec size_spec = {
+	.what = "size",
+	.def = "k",
+	.hint = "k, m or g",
+	.units = size_units,
+	.nr_units = sizeof(size_units) / sizeof(size_units[0]),
+};
+
+/*
+ * Write "invalid WHAT 'STR': REASON" into @err, quoting at most QUOTE_MAX
+ * bytes of @str so the reason always fits. No prefix when @what is NULL.
+ */
+__attribute__((format(printf, 4, 5)))
+static void set_err(char *err, const char *what, const char *str,
+		    const char *fmt, ...)
+{
+	va_list ap;
+	int len = 0;
+
+	if (!err)
+		return;
+	err[0] = '\0';
+	if (what) {
+		len = snprintf(err, FS_ERRLEN, "invalid %s '%.*s%s': ", what,
+			       QUOTE_MAX, str,
+			       strlen(str) > QUOTE_MAX ? "..." : "");
+		if (len < 0 || len >= FS_ERRLEN)
+			return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(err + len, FS_ERRLEN - len, fmt, ap);
+	va_end(ap);
+}
+
+/* Describe byte @c for a message: 'x' when printable, else its code. */
+static const char *char_desc(char c, char buf[16])
+{
+	unsigned char uc = (unsigned char)c;
+
+	if (isprint(uc))
+		snprintf(buf, 16, "'%c'", c);
+	else
+		snprintf(buf, 16, "byte 0x%02x", uc);
+	return buf;
+}
+
+/* True when @c is an ASCII decimal digit. */
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * Read the decimal digits at @s into @val and point @end past them.
+ * @s must start with a digit. Returns -1 (ERANGE) on overflow.
+ */
+static int read_u64(const char *s, uint64_t *val, const char **end)
+{
+	unsigned long long v;
+	char *e;
+
+	errno = 0;
+	v = strtoull(s, &e, 10);
+	*end = e;
+	if (errno == ERANGE)
+		return -1;
+	*val = v;
+	return 0;
+}
+
+/* Set every bit of @set to zero. */
+void fs_cpuset_zero(struct fs_cpuset *set)
+{
+	memset(set, 0, sizeof(*set));
+}
+
+/* Add @cpu to @set; CPUs outside 0 .. FS_MAX_CPUS - 1 are ignored. */
+void fs_cpuset_set(struct fs_cpuset *set, int cpu)
+{
+	if (cpu < 0 || cpu >= FS_MAX_CPUS)
+		return;
+	set->bits[cpu / 64] |= UINT64_C(1) << (cpu % 64);
+}
+
+/* Tell whether @cpu is in @set; false for CPUs outside the range. */
+bool fs_cpuset_isset(const struct fs_cpuset *set, int cpu)
+{
+	if (cpu < 0 || cpu >= FS_MAX_CPUS)
+		return false;
+	return set->bits[cpu / 64] & (UINT64_C(1) << (cpu % 64));
+}
+
+/* Count the CPUs in @set. */
+int fs_cpuset_count(const struct fs_cpuset *set)
+{
+	int i, n = 0;
+
+	for (i = 0; i < FS_CPU_WORDS; i++)
+		n += __builtin_popcountll(set->bits[i]);
+	return n;
+}
+
+/* Return the first CPU of @set at or after @cpu, or -1 if there is none. */
+int fs_cpuset_next(const struct fs_cpuset *set, int cpu)
+{
+	uint64_t word;
+	int w;
+
+	if (cpu < 0)
+		cpu = 0;
+	if (cpu >= FS_MAX_CPUS)
+		return -1;
+	w = cpu / 64;
+	word = set->bits[w] & (~UINT64_C(0) << (cpu % 64));
+	for (;;) {
+		if (word)
+			return w * 64 + __builtin_ctzll(word);
+		if (++w >= FS_CPU_WORDS)
+			return -1;
+		word = set->bits[w];
+	}
+}
+
+/*
+ * Read one CPU number of the list @str at *@pos into @cpu and advance
+ * *@pos. @after_dash tells whether it is the end of a range.
+ */
+static int read_cpu(const char *str, const char **pos, int limit,
+		    bool after_dash, int *cpu, char *err)
+{
+	const char *p = *pos;
+	uint64_t v;
+	char buf[16];
+
+	if (!is_digit(*p)) {
+		if (after_dash)
+			set_err(err, "cpu list", str,
+				"expected a number after '-'");
+		else if (*p == '\0')
+			set_err(err, "cpu list", str, "trailing ','");
+		else if (*p == ',')
+			set_err(err, "cpu list", str, "empty element");
+		else
+			set_err(err, "cpu list", str,
+				"expected a number, found %s",
+				char_desc(*p, buf));
+		return -1;
+	}
+	if (read_u64(p, &v, pos)) {
+		set_err(err, "cpu list", str, "number too large");
+		return -1;
+	}
+	if (v >= (uint64_t)limit) {
+		set_err(err, NULL, str,
+			"cpu %" PRIu64 " is out of range (0-%d)", v, limit - 1);
+		return -1;
+	}
+	*cpu = (int)v;
+	return 0;
+}
+
+/* Parse the CPU list @str into @set; see parse.h. */
+int fs_parse_cpus(const char *str, int nr_cpus, struct fs_cpuset *set,
+		  char err[FS_ERRLEN])
+{
+	struct fs_cpuset tmp;
+	const char *p, *elem;
+	int limit, first, last, cpu;
+	char buf[16];
+
+	if (!str)
+		str = "";
+	if (nr_cpus <= 0) {
+		set_err(err, "cpu list", str, "no cpus to choose from");
+		return -1;
+	}
+	if (!*str) {
+		set_err(err, "cpu list", str, "empty list");
+		return -1;
+	}
+	limit = nr_cpus < FS_MAX_CPUS ? nr_cpus : FS_MAX_CPUS;
+	fs_cpuset_zero(&tmp);
+	p = str;
+	for (;;) {
+		elem = p;
+		if (read_cpu(str, &p, limit, false, &first, err))
+			return -1;
+		last = first;
+		if (*p == '-') {
+			p++;
+			if (read_cpu(str, &p, limit, true, &last, err))
+				return -1;
+			if (last < first) {
+				set_err(err, "cpu list", str,
+					"range %d-%d is descending",
+					first, last);
+				return -1;
+			}
+		}
+		for (cpu = first; cpu <= last; cpu++)
+			fs_cpuset_set(&tmp, cpu);
+		if (*p == '\0')
+			break;
+		if (*p != ',') {
+			set_err(err, "cpu list", str,
+				"unexpected %s after '%.*s'",
+				char_desc(*p, buf), (int)(p - elem), elem);
+			return -1;
+		}
+		p++;
+	}
+	*set = tmp;
+	return 0;
+}
+
+/*
+ * Parse a positive whole number with an optional unit from @spec and
+ * store it, multiplied by the unit's factor, in @out.
+ */
+static int parse_scaled(const char *str, const struct unit_spec *spec,
+			uint64_t *out, char *err)
+{
+	const struct unit *unit = NULL;
+	const char *end;
+	uint64_t v;
+	size_t i;
+	char buf[16];
+
+	if (!str)
+		str = "";
+	if (*str == '\0') {
+		set_err(err, spec->what, str, "empty value");
+		return -1;
+	}
+	if (*str == '-') {
+		set_err(err, spec->what, str, "must be positive");
+		return -1;
+	}
+	if (!is_digit(*str)) {
+		set_err(err, spec->what, str, "expected a number, found %s",
+			char_desc(*str, buf));
+		return -1;
+	}
+	if (read_u64(str, &v, &end)) {
+		set_err(err, spec->what, str, "number too large");
+		return -1;
+	}
+	if (*end == '.') {
+		set_err(err, spec->what, str, "fractions are not allowed");
+		return -1;
+	}
+	for (i = 0; i < spec->nr_units; i++) {
+		if (!strcmp(end, spec->units[i].name)) {
+			unit = &spec->units[i];
+			break;
+		}
+	}
+	if (!unit) {
+		if (strpbrk(end, " \t\n\v\f\r"))
+			set_err(err, spec->what, str, "unexpected space");
+		else
+			set_err(err, spec->what, str,
+				"unknown unit '%.16s' (use %s)", end,
+				spec->hint);
+		return -1;
+	}
+	if (v == 0) {
+		set_err(err, spec->what, str, "must be greater than 0");
+		return -1;
+	}
+	if (v > UINT64_MAX / unit->mult) {
+		set_err(err, spec->what, str, "too large (max %" PRIu64 "%s)",
+			UINT64_MAX / unit->mult,
+			unit->name[0] ? unit->name : spec->def);
+		return -1;
+	}
+	*out = v * unit->mult;
+	return 0;
+}
+
+/* Parse a duration in s, m, h or d (default s) into seconds. */
+int fs_parse_duration(const char *str, uint64_t *seconds, char err[FS_ERRLEN])
+{
+	return parse_scaled(str, &duration_spec, seconds, err);
+}
+
+/* Parse a time in ns, us, ms or s (default us) into nanoseconds. */
+int fs_parse_time(const char *str, uint64_t *ns, char err[FS_ERRLEN])
+{
+	return parse_scaled(str, &time_spec, ns, err);
+}
+
+/* Parse a size in k, m or g (default k) into KiB. */
+int fs_parse_size_kb(const char *str, uint64_t *kb, char err[FS_ERRLEN])
+{
+	return parse_scaled(str, &size_spec, kb, err);
+}
+
+/* Parse a decimal whole number in [@min, @max] into @val. */
+int fs_parse_long(const char *str, long min, long max, long *val,
+		  char err[FS_ERRLEN])
+{
+	const char *digits;
+	char *end;
+	long v;
+	char buf[16];
+
+	if (!str)
+		str = "";
+	if (*str == '\0') {
+		set_err(err, "number", str, "empty value");
+		return -1;
+	}
+	digits = *str == '-' ? str + 1 : str;
+	if (!is_digit(*digits)) {
+		if (digits != str)
+			set_err(err, "number", str,
+				"expected a number after '-'");
+		else
+			set_err(err, "number", str,
+				"expected a number, found %s",
+				char_desc(*str, buf));
+		return -1;
+	}
+	errno = 0;
+	v = strtol(str, &end, 10);
+	if (errno == ERANGE) {
+		set_err(err, "number", str, "must be between %ld and %ld",
+			min, max);
+		return -1;
+	}
+	if (*end == '.') {
+		set_err(err, "number", str, "fractions are not allowed");
+		return -1;
+	}
+	if (*end != '\0') {
+		set_err(err, "number", str, "unexpected %s after the number",
+			char_desc(*end, buf));
+		return -1;
+	}
+	if (v < min || v > max) {
+		set_err(err, "number", str, "must be between %ld and %ld",
+			min, max);
+		return -1;
+	}
+	*val = v;
+	return 0;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Strict parsers for command-line values: CPU lists, durations, time
+ * values and plain numbers. They never print; on error they return -1
+ * and leave a one-line reason in the caller's buffer.
+ */
+#ifndef FAIRSRV_PARSE_H
+#define FAIRSRV_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FS_MAX_CPUS	1024
+#define FS_ERRLEN	128
+
+/* A set of CPU numbers, 0 .. FS_MAX_CPUS - 1. */
+struct fs_cpuset {
+	uint64_t bits[FS_MAX_CPUS / 64];
+};
+
+void fs_cpuset_zero(struct fs_cpuset *set);
+void fs_cpuset_set(struct fs_cpuset *set, int cpu);
+bool fs_cpuset_isset(const struct fs_cpuset *set, int cpu);
+int fs_cpuset_count(const struct fs_cpuset *set);
+/* Next CPU in the set at or after @cpu, or -1. */
+int fs_cpuset_next(const struct fs_cpuset *set, int cpu);
+
+/*
+ * Parse a CPU list such as "0-3,6,8-9" into @set. Every CPU must be below
+ * @nr_cpus (the CPUs the system has). Ranges must be ascending (a-b with
+ * a <= b); duplicates are allowed. Empty strings, empty elements ("1,,2"),
+ * signs, spaces, trailing garbage and numbers >= @nr_cpus are errors.
+ */
+int fs_parse_cpus(const char *str, int nr_cpus, struct fs_cpuset *set,
+		  char err[FS_ERRLEN]);
+
+/*
+ * Parse a duration for -d: a positive whole number with an optional unit
+ * s (default), m, h or d. Result in seconds. 0, negatives, overflow,
+ * fractions, unknown units and trailing garbage are errors.
+ */
+int fs_parse_duration(const char *str, uint64_t *seconds, char err[FS_ERRLEN]);
+
+/*
+ * Parse a time value for -T and -b: a positive whole number with an
+ * optional unit ns, us (default), ms or s. Result in nanoseconds.
+ * 0, negatives, overflow, fractions and unknown units are errors.
+ */
+int fs_parse_time(const char *str, uint64_t *ns, char err[FS_ERRLEN]);
+
+/*
+ * Parse a whole number in [@min, @max] (decimal only). Signs other than a
+ * leading '-' for negative ranges, spaces, empty strings, overflow and
+ * trailing garbage are errors.
+ */
+int fs_parse_long(const char *str, long min, long max, long *val,
+		  char err[FS_ERRLEN]);
+
+/*
+ * Parse a size for --trace-buffer-size: a positive whole number of
+ * kilobytes with an optional unit k (default), m or g. Result in KiB.
+ */
+int fs_parse_size_kb(const char *str, uint64_t *kb, char err[FS_ERRLEN]);
+
+#endif
