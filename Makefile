@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# rtla fairsrv: the tool, its tests, the guest kernel and image.
+#
+#   make deps      install the Debian packages everything needs (root)
+#   make           build the tool and the test probes into build/
+#   make demo      build all, boot the guest, run a starvation scenario and
+#                  print rtla fairsrv hist (the README's first command)
+#   make check     run every test; ends with "N passed, N failed"
+#   make kernel    build (or reuse) the patched guest kernel
+#   make image     build (or reuse) the guest root disk
+#   make man       build the man pages
+#   make install   install rtla, rtla-fairsrv and the man pages
+#   make bench     run the benchmarks
+
+CC		?= gcc
+PKG_CONFIG	?= pkg-config
+PREFIX		?= /usr/local
+DESTDIR		?=
+B		:= build
+
+WARN		:= -Wall -Wextra -Werror
+CFLAGS		?= -O2 -g
+TRACE_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags libtracefs libtraceevent 2>/dev/null)
+TRACE_LIBS	:= $(shell $(PKG_CONFIG) --libs libtracefs libtraceevent 2>/dev/null)
+ALL_CFLAGS	:= -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Ilib
+ASAN_CFLAGS	:= -std=gnu11 -D_GNU_SOURCE $(WARN) -O1 -g \
+		   -fsanitize=address,undefined -fno-omit-frame-pointer -Ilib
+
+LIB_SRCS	:= $(wildcard lib/*.c)
+TOOL_SRCS	:= $(wildcard rtla-fairsrv/*.c)
+HDRS		:= $(wildcard lib/*.h rtla-fairsrv/*.h tests/unit/*.h)
+UNIT_SRCS	:= $(wildcard tests/unit/test-*.c)
+UNIT_BINS	:= $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
+MAN_SRCS	:= $(wildcard man/rtla-fairsrv*.rst)
+MAN_PAGES	:= $(patsubst man/%.rst,$(B)/man/%.8,$(MAN_SRCS))
+
+# Packages for the host (build, lab, tests). The guest's are in image/build.sh.
+DEPS		:= gcc make pkg-config libtracefs-dev libtraceevent-dev \
+		   python3-docutils linux-source-6.12 flex bison bc libelf-dev \
+		   libssl-dev cpio xz-utils qemu-system-x86 qemu-utils \
+		   debootstrap e2fsprogs valgrind
+
+.PHONY: all deps kernel image demo check unit man install bench clean
+
+all: $(B)/bin/rtla $(B)/bin/rtla-fairsrv $(B)/bin/fair-probe $(B)/bin/rt-probe
+
+$(B)/bin/rtla: $(LIB_SRCS) $(TOOL_SRCS) $(HDRS)
+	@mkdir -p $(@D)
+	@if [ -z "$(TRACE_LIBS)" ]; then \
+		echo "libtracefs/libtraceevent not found by pkg-config: run 'make deps' as root" >&2; \
+		exit 1; fi
+	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) -Irtla-fairsrv -o $@ \
+		$(LIB_SRCS) $(TOOL_SRCS) $(TRACE_LIBS)
+
+$(B)/bin/rtla-fairsrv: $(B)/bin/rtla
+	ln -f $< $@
+
+$(B)/bin/fair-probe: tests/probe/probe.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -DPROBE_POLICY_FAIR -o $@ $<
+
+$(B)/bin/rt-probe: tests/probe/probe.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -DPROBE_POLICY_RT -o $@ $<
+
+# Unit tests: the pure library, built with ASan and UBSan.
+$(B)/tests/test-%: tests/unit/test-%.c $(LIB_SRCS) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ASAN_CFLAGS) -Itests/unit -o $@ $< $(LIB_SRCS)
+
+unit: $(UNIT_BINS)
+
+deps:
+	@missing=$$(for p in $(DEPS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+		grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" != 0 ]; then \
+			echo "missing packages: $$missing; run 'make deps' as root" >&2; \
+			exit 1; fi; \
+		echo "installing: $$missing"; \
+		apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			--no-install-recommends $$missing; \
+	fi
+
+kernel: deps
+	kernel/build.sh guest
+
+image: deps
+	image/build.sh
+
+demo: deps all
+	kernel/build.sh guest >/dev/null
+	image/build.sh >/dev/null
+	image/run -- tests/guest/demo.sh
+
+check: deps all unit
+	tests/run-all
+
+$(B)/man/%.8: man/%.rst man/common_options.txt
+	@mkdir -p $(@D)
+	rst2man --halt=warning $< > $@
+
+man: $(MAN_PAGES)
+
+install: all man
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man8
+	install -m 0755 $(B)/bin/rtla $(DESTDIR)$(PREFIX)/bin/rtla
+	ln -f $(DESTDIR)$(PREFIX)/bin/rtla $(DESTDIR)$(PREFIX)/bin/rtla-fairsrv
+	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man8/
+
+bench: deps all
+	tests/bench/run
+
+clean:
+	rm -rf $(B)

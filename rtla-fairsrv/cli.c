@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The option parser shared by rtla fairsrv top and hist.
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fairsrv.h"
+
+#define DEFAULT_BUCKET_NS	(10ULL * 1000 * 1000)	/* 10 ms */
+#define DEFAULT_ENTRIES		256
+#define MAX_ENTRIES		100000
+#define DEFAULT_TRACE_FILE	"fairsrv_trace.txt"
+
+enum {
+	OPT_FILTER = 256,
+	OPT_TRIGGER,
+	OPT_NO_HEADER,
+	OPT_NO_SUMMARY,
+	OPT_NO_INDEX,
+	OPT_WITH_ZEROS,
+	OPT_BUFFER,
+	OPT_JSON,
+};
+
+static const struct option long_opts[] = {
+	{ "cpus",		required_argument, NULL, 'c' },
+	{ "duration",		required_argument, NULL, 'd' },
+	{ "debug",		no_argument,	   NULL, 'D' },
+	{ "quiet",		no_argument,	   NULL, 'q' },
+	{ "threshold",		required_argument, NULL, 'T' },
+	{ "trace",		optional_argument, NULL, 't' },
+	{ "event",		required_argument, NULL, 'e' },
+	{ "filter",		required_argument, NULL, OPT_FILTER },
+	{ "trigger",		required_argument, NULL, OPT_TRIGGER },
+	{ "bucket-size",	required_argument, NULL, 'b' },
+	{ "entries",		required_argument, NULL, 'E' },
+	{ "no-header",		no_argument,	   NULL, OPT_NO_HEADER },
+	{ "no-summary",		no_argument,	   NULL, OPT_NO_SUMMARY },
+	{ "no-index",		no_argument,	   NULL, OPT_NO_INDEX },
+	{ "with-zeros",		no_argument,	   NULL, OPT_WITH_ZEROS },
+	{ "trace-buffer-size",	required_argument, NULL, OPT_BUFFER },
+	{ "house-keeping",	required_argument, NULL, 'H' },
+	{ "json",		no_argument,	   NULL, OPT_JSON },
+	{ "help",		no_argument,	   NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const char short_opts[] = "c:d:DqT:t::e:b:E:H:h";
+
+/* Print the usage of top or hist. */
+void fs_usage(enum fs_mode mode, FILE *f)
+{
+	bool hist = mode == FS_MODE_HIST;
+
+	fprintf(f,
+		"usage: rtla fairsrv %s [-h] [-q] [-D] [-d s] [-c cpu-list] [-H cpu-list]\n"
+		"	[-T time] [-t[file]] [-e sys[:event]] [--filter f] [--trigger t]\n"
+		"	[--trace-buffer-size kB] [--json]%s\n\n",
+		hist ? "hist" : "top",
+		hist ? "\n	[-b time] [-E N] [--no-header] [--no-summary] [--no-index] [--with-zeros]" : "");
+	fprintf(f, "  %s\n\n",
+		hist ? "Histograms of fair-task starvation and RT preemption by the fair server."
+		     : "Live per-CPU statistics of the fair server (dl_server).");
+	fprintf(f,
+		"	  -h/--help: print this menu\n"
+		"	  -c/--cpus cpu-list: CPUs to report (default: all)\n"
+		"	  -H/--house-keeping cpu-list: run rtla on these CPUs\n"
+		"	  -d/--duration time[s|m|h|d]: stop after this long\n"
+		"	  -D/--debug: print debug information\n"
+		"	  -q/--quiet: print only the final result\n"
+		"	  -T/--threshold time[ns|us|ms|s]: stop (exit 2) when a starvation or\n"
+		"		RT-preemption episode is longer (default unit us)\n"
+		"	  -t/--trace[=file]: save the events to file on stop (default %s)\n"
+		"	  -e/--event sys[:event]: also save this event with -t (repeatable)\n"
+		"	     --filter expr: filter for the previous -e event\n"
+		"	     --trigger trigger: trigger for the previous -e event\n"
+		"	     --trace-buffer-size kB: per-CPU trace buffer size\n"
+		"	     --json: print the result as JSON\n",
+		DEFAULT_TRACE_FILE);
+	if (hist)
+		fprintf(f,
+			"	  -b/--bucket-size time[ns|us|ms|s]: histogram bucket (default 10ms)\n"
+			"	  -E/--entries N: number of buckets (default %d)\n"
+			"	     --no-header: do not print the header\n"
+			"	     --no-summary: do not print over/count/min/avg/max\n"
+			"	     --no-index: do not print the Index column\n"
+			"	     --with-zeros: print buckets with no samples\n",
+			DEFAULT_ENTRIES);
+}
+
+/* Report a bad option or value: one line, exit code 1 by the caller. */
+static int __attribute__((format(printf, 2, 3)))
+bad(const struct fs_params *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", p->prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+/* Whether option @c only makes sense for hist. */
+static bool hist_only(int c)
+{
+	switch (c) {
+	case 'b':
+	case 'E':
+	case OPT_NO_HEADER:
+	case OPT_NO_SUMMARY:
+	case OPT_NO_INDEX:
+	case OPT_WITH_ZEROS:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Add a -e event, "sys" or "sys:event". */
+static int add_event(struct fs_params *p, const char *arg)
+{
+	struct fs_extra_event *ev;
+	const char *colon;
+
+	if (p->nr_events == FS_MAX_EXTRA_EVENTS)
+		return bad(p, "too many -e events (at most %d)", FS_MAX_EXTRA_EVENTS);
+	colon = strchr(arg, ':');
+	if (!*arg || colon == arg || (colon && !colon[1]) ||
+	    (colon && strchr(colon + 1, ':')))
+		return bad(p, "invalid event '%s': use system or system:event",
+			   arg);
+	ev = &p->events[p->nr_events];
+	ev->system = colon ? strndup(arg, colon - arg) : strdup(arg);
+	ev->name = colon ? strdup(colon + 1) : NULL;
+	if (!ev->system || (colon && !ev->name)) {
+		free(ev->system);
+		free(ev->name);
+		return bad(p, "out of memory");
+	}
+	p->nr_events++;
+	return 0;
+}
+
+/* Free what fs_parse_args allocated. */
+void fs_free_params(struct fs_params *p)
+{
+	int i;
+
+	for (i = 0; i < p->nr_events; i++) {
+		free(p->events[i].system);
+		free(p->events[i].name);
+	}
+	p->nr_events = 0;
+}
+
+/*
+ * Parse the options of top or hist into @p. Returns 0 to run, 1 when help
+ * was printed, -1 on error (one line already printed).
+ */
+int fs_parse_args(int argc, char **argv, enum fs_mode mode,
+		  struct fs_params *p)
+{
+	char err[FS_ERRLEN];
+	int c, i, idx;
+	long nr;
+
+	memset(p, 0, sizeof(*p));
+	p->mode = mode;
+	p->prog = mode == FS_MODE_HIST ? "rtla fairsrv hist" : "rtla fairsrv top";
+	p->bucket_ns = DEFAULT_BUCKET_NS;
+	p->entries = DEFAULT_ENTRIES;
+	nr = sysconf(_SC_NPROCESSORS_CONF);
+	p->nr_cpus = nr > 0 && nr <= FS_MAX_CPUS ? (int)nr : 1;
+	for (i = 0; i < p->nr_cpus; i++)
+		fs_cpuset_set(&p->cpus, i);
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, short_opts, long_opts, &idx)) != -1) {
+		err[0] = '\0';
+		switch (c) {
+		case 'c':
+			fs_cpuset_zero(&p->cpus);
+			if (fs_parse_cpus(optarg, p->nr_cpus, &p->cpus, err))
+				goto bad_value;
+			break;
+		case 'H':
+			p->hk = true;
+			if (fs_parse_cpus(optarg, p->nr_cpus, &p->hk_cpus, err))
+				goto bad_value;
+			break;
+		case 'd':
+			if (fs_parse_duration(optarg, &p->duration_s, err))
+				goto bad_value;
+			break;
+		case 'T':
+			if (fs_parse_time(optarg, &p->threshold_ns, err))
+				goto bad_value;
+			break;
+		case 'b':
+			if (fs_parse_time(optarg, &p->bucket_ns, err))
+				goto bad_value;
+			break;
+		case 'E':
+			if (fs_parse_long(optarg, 1, MAX_ENTRIES, &nr, err))
+				goto bad_value;
+			p->entries = (unsigned int)nr;
+			break;
+		case OPT_BUFFER:
+			if (fs_parse_size_kb(optarg, &p->buffer_kb, err))
+				goto bad_value;
+			break;
+		case 'D':
+			p->debug = true;
+			break;
+		case 'q':
+			p->quiet = true;
+			break;
+		case 't':
+			if (optarg && !*optarg)
+				return bad(p, "empty trace file name");
+			p->trace_file = optarg ? optarg : DEFAULT_TRACE_FILE;
+			break;
+		case 'e':
+			if (add_event(p, optarg))
+				goto fail;
+			break;
+		case OPT_FILTER:
+		case OPT_TRIGGER:
+			if (!p->nr_events) {
+				bad(p, "%s needs an -e event before it",
+				    c == OPT_FILTER ? "--filter" : "--trigger");
+				goto fail;
+			}
+			if (c == OPT_FILTER)
+				p->events[p->nr_events - 1].filter = optarg;
+			else
+				p->events[p->nr_events - 1].trigger = optarg;
+			break;
+		case OPT_NO_HEADER:
+			p->no_header = true;
+			break;
+		case OPT_NO_SUMMARY:
+			p->no_summary = true;
+			break;
+		case OPT_NO_INDEX:
+			p->no_index = true;
+			break;
+		case OPT_WITH_ZEROS:
+			p->with_zeros = true;
+			break;
+		case OPT_JSON:
+			p->json = true;
+			break;
+		case 'h':
+			fs_usage(mode, stdout);
+			fs_free_params(p);
+			return 1;
+		case ':':
+			bad(p, "option '%s' needs a value", argv[optind - 1]);
+			goto fail;
+		default:
+			bad(p, "unknown option '%s' (see --help)",
+			    argv[optind - 1]);
+			goto fail;
+		}
+		if (mode == FS_MODE_TOP && hist_only(c)) {
+			bad(p, "option '%s' is only valid for hist",
+			    argv[optind - 1]);
+			goto fail;
+		}
+	}
+	if (optind < argc) {
+		bad(p, "unexpected argument '%s'", argv[optind]);
+		goto fail;
+	}
+	if (!fs_cpuset_count(&p->cpus)) {
+		bad(p, "no CPU selected");
+		goto fail;
+	}
+	if ((unsigned long long)p->entries * p->bucket_ns / p->entries !=
+	    p->bucket_ns) {
+		bad(p, "bucket size times entries overflows");
+		goto fail;
+	}
+	fs_debug_on = p->debug;
+	return 0;
+
+bad_value:
+	fprintf(stderr, "%s: %s\n", p->prog, err);
+fail:
+	fs_free_params(p);
+	return -1;
+}

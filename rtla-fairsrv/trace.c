@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The tracefs session: an instance of our own with the fair server events,
+ * field handles looked up once, and a decoder that hands each event to the
+ * run (run.c). Nothing here knows what the events mean.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+#include <event-parse.h>
+
+#include "fairsrv.h"
+
+#define INSTANCE_PREFIX		"rtla_fairsrv_"
+#define SYSTEM			"sched"
+#define TYPE_FAIR_SERVER	2
+
+/* The events we read, by model event. */
+static const char *const event_names[FS_EV_NR] = {
+	[FS_EV_START]		= "sched_dl_server_start",
+	[FS_EV_STOP]		= "sched_dl_server_stop",
+	[FS_EV_DEFER]		= "sched_dl_server_defer",
+	[FS_EV_POSTPONE]	= "sched_dl_server_postpone",
+	[FS_EV_BOOST]		= "sched_dl_server_boost",
+	[FS_EV_IDLE]		= "sched_dl_server_idle",
+	[FS_EV_THROTTLE]	= "sched_dl_throttle",
+	[FS_EV_REPLENISH]	= "sched_dl_replenish",
+	[FS_EV_PARAMS]		= "sched_dl_server_params",
+};
+
+/* Field handles of one event; flags, runtime, deadline absent for params. */
+struct ev_fields {
+	int id;
+	struct tep_format_field *cpu, *flags, *runtime, *deadline;
+	struct tep_format_field *dl_runtime, *dl_period;
+};
+
+struct fs_trace {
+	const struct fs_params *p;
+	struct tep_handle *tep;
+	struct tracefs_instance *inst;	/* what we consume */
+	struct tracefs_instance *rec;	/* -t: kept for saving */
+	struct ev_fields f[FS_EV_NR];
+	struct fs_run *run;		/* while collecting */
+	char name[64];
+};
+
+/* Name of our instance for this process, and for the -t one. */
+static void instance_name(char *buf, size_t len, const char *kind)
+{
+	snprintf(buf, len, INSTANCE_PREFIX "%s%d", kind, (int)getpid());
+}
+
+/* Remove instances whose rtla fairsrv process no longer exists. */
+void fs_trace_cleanup_stale(void)
+{
+	char **names = tracefs_instances("^" INSTANCE_PREFIX);
+	int i;
+
+	if (!names)
+		return;
+	for (i = 0; names[i]; i++) {
+		const char *num = strrchr(names[i], '_');
+		struct tracefs_instance *inst;
+		long pid;
+
+		if (!num)
+			continue;
+		pid = strtol(num + 1, NULL, 10);
+		if (pid <= 0 || !(kill((pid_t)pid, 0) == -1 && errno == ESRCH))
+			continue;
+		inst = tracefs_instance_alloc(NULL, names[i]);
+		if (!inst)
+			continue;
+		if (tracefs_instance_destroy(inst))
+			fs_err("cannot remove stale instance %s: %s", names[i],
+			       strerror(errno));
+		else
+			fs_debug("removed stale instance %s", names[i]);
+		tracefs_instance_free(inst);
+	}
+	tracefs_list_free(names);
+}
+
+/* Look a field up; every field we use must exist. */
+static int field(struct tep_event *ev, const char *name,
+		 struct tep_format_field **out)
+{
+	*out = tep_find_field(ev, name);
+	if (!*out) {
+		fs_err("event %s has no field '%s': the kernel's events do not match this tool",
+		       ev->name, name);
+		return -1;
+	}
+	return 0;
+}
+
+/* Load the sched event formats and resolve our events' fields. */
+static int resolve_events(struct fs_trace *t)
+{
+	static const char *const systems[] = { SYSTEM, NULL };
+	char missing[512] = "";
+	int i;
+
+	t->tep = tracefs_local_events_system(NULL, systems);
+	if (!t->tep) {
+		fs_err("cannot read the sched event formats from tracefs: %s",
+		       strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < FS_EV_NR; i++) {
+		struct tep_event *ev;
+
+		ev = tep_find_event_by_name(t->tep, SYSTEM, event_names[i]);
+		if (!ev) {
+			size_t len = strlen(missing);
+
+			snprintf(missing + len, sizeof(missing) - len, "%s%s",
+				 len ? ", " : "", event_names[i]);
+			continue;
+		}
+		t->f[i].id = ev->id;
+		if (field(ev, "cpu", &t->f[i].cpu) ||
+		    field(ev, "dl_runtime", &t->f[i].dl_runtime) ||
+		    field(ev, "dl_period", &t->f[i].dl_period))
+			return -1;
+		if (i == FS_EV_PARAMS)
+			continue;
+		if (field(ev, "flags", &t->f[i].flags) ||
+		    field(ev, "runtime", &t->f[i].runtime) ||
+		    field(ev, "deadline", &t->f[i].deadline))
+			return -1;
+	}
+	if (missing[0]) {
+		fs_err("this kernel lacks the fair server trace events (%s): boot a kernel with the rtla-fairsrv series (kernel/patches)",
+		       missing);
+		return -1;
+	}
+	return 0;
+}
+
+/* Open the session: tracefs, the event formats and our instance(s). */
+struct fs_trace *fs_trace_open(const struct fs_params *p)
+{
+	struct fs_trace *t;
+	char name[64];
+
+	if (!tracefs_tracing_dir()) {
+		fs_err("tracefs is not mounted and could not be mounted at /sys/kernel/tracing");
+		return NULL;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		fs_err("out of memory");
+		return NULL;
+	}
+	t->p = p;
+	if (resolve_events(t))
+		goto fail;
+
+	instance_name(t->name, sizeof(t->name), "");
+	t->inst = tracefs_instance_create(t->name);
+	if (!t->inst) {
+		fs_err("cannot create tracefs instance %s: %s", t->name,
+		       strerror(errno));
+		goto fail;
+	}
+	if (p->trace_file) {
+		instance_name(name, sizeof(name), "trace_");
+		t->rec = tracefs_instance_create(name);
+		if (!t->rec) {
+			fs_err("cannot create tracefs instance %s: %s", name,
+			       strerror(errno));
+			goto fail;
+		}
+	}
+	return t;
+fail:
+	fs_trace_close(t);
+	return NULL;
+}
+
+/* Enable our events in @inst, server-only for the shared DL events. */
+static int enable_events(struct tracefs_instance *inst)
+{
+	int i;
+
+	for (i = 0; i < FS_EV_NR; i++) {
+		if (tracefs_event_enable(inst, SYSTEM, event_names[i])) {
+			fs_err("cannot enable %s:%s", SYSTEM, event_names[i]);
+			return -1;
+		}
+		if ((i == FS_EV_THROTTLE || i == FS_EV_REPLENISH) &&
+		    tracefs_event_file_write(inst, SYSTEM, event_names[i],
+					     "filter", "type == 2") < 0) {
+			fs_err("cannot set the filter of %s", event_names[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Enable the -e events, with their filters and triggers, in @inst. */
+static int enable_extra(struct fs_trace *t, struct tracefs_instance *inst)
+{
+	int i;
+
+	for (i = 0; i < t->p->nr_events; i++) {
+		const struct fs_extra_event *e = &t->p->events[i];
+		const char *name = e->name ? e->name : "*";
+
+		if (tracefs_event_enable(inst, e->system, e->name)) {
+			fs_err("cannot enable event %s:%s", e->system, name);
+			return -1;
+		}
+		if (e->filter && tracefs_event_file_write(inst, e->system,
+				e->name, "filter", e->filter) < 0) {
+			fs_err("invalid filter '%s' for %s:%s", e->filter,
+			       e->system, name);
+			return -1;
+		}
+		if (e->trigger && tracefs_event_file_write(inst, e->system,
+				e->name, "trigger", e->trigger) < 0) {
+			fs_err("invalid trigger '%s' for %s:%s", e->trigger,
+			       e->system, name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Size the buffers, enable the events and start recording. */
+int fs_trace_start(struct fs_trace *t)
+{
+	const struct fs_params *p = t->p;
+
+	if (tracefs_trace_off(t->inst)) {
+		fs_err("cannot stop tracing in %s", t->name);
+		return -1;
+	}
+	if (p->buffer_kb &&
+	    tracefs_instance_set_buffer_size(t->inst, p->buffer_kb, -1)) {
+		fs_err("cannot set the trace buffer size to %llu kB",
+		       (unsigned long long)p->buffer_kb);
+		return -1;
+	}
+	if (enable_events(t->inst))
+		return -1;
+	if (t->rec && (enable_events(t->rec) || enable_extra(t, t->rec)))
+		return -1;
+	if ((t->rec && tracefs_trace_on(t->rec)) || tracefs_trace_on(t->inst)) {
+		fs_err("cannot start tracing");
+		return -1;
+	}
+	return 0;
+}
+
+/* Read one number field; 0 if it cannot be read. */
+static unsigned long long num(struct tep_format_field *f,
+			      struct tep_record *rec)
+{
+	unsigned long long v = 0;
+
+	if (f && tep_read_number_field(f, rec->data, &v))
+		v = 0;
+	return v;
+}
+
+/* Decode one record and hand it to the run. */
+static int on_record(struct tep_event *event, struct tep_record *rec,
+		     int cpu, void *ctx)
+{
+	struct fs_trace *t = ctx;
+	struct fs_event ev;
+	int i;
+
+	(void)cpu;
+	if (rec->missed_events > 0)
+		t->run->lost += rec->missed_events;
+	else if (rec->missed_events < 0)
+		t->run->lost_unknown = true;
+
+	for (i = 0; i < FS_EV_NR; i++)
+		if (t->f[i].id == event->id)
+			break;
+	if (i == FS_EV_NR)
+		return 0;
+
+	ev.type = i;
+	ev.ts = rec->ts;
+	ev.cpu = (int)num(t->f[i].cpu, rec);
+	ev.flags = (unsigned int)num(t->f[i].flags, rec);
+	ev.runtime = (int64_t)num(t->f[i].runtime, rec);
+	ev.deadline = num(t->f[i].deadline, rec);
+	ev.dl_runtime = num(t->f[i].dl_runtime, rec);
+	ev.dl_period = num(t->f[i].dl_period, rec);
+	fs_run_feed(t->run, &ev);
+	return 0;
+}
+
+/* Consume what the buffers hold now; events go to @run. */
+int fs_trace_collect(struct fs_trace *t, struct fs_run *run)
+{
+	t->run = run;
+	if (tracefs_iterate_raw_events(t->tep, t->inst, NULL, 0, on_record, t)) {
+		fs_err("cannot read the trace buffers of %s", t->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* Add the per-CPU overrun counters to @run's lost events. */
+static void count_overruns(struct fs_trace *t, struct fs_run *run)
+{
+	char file[64];
+	int cpu;
+
+	for (cpu = 0; cpu < t->p->nr_cpus; cpu++) {
+		char *buf, *line;
+
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+		buf = tracefs_instance_file_read(t->inst, file, NULL);
+		if (!buf)
+			continue;
+		line = strstr(buf, "overrun:");
+		if (line)
+			run->overrun += strtoll(line + 8, NULL, 10);
+		free(buf);
+	}
+}
+
+/* Stop recording and read what is left. */
+void fs_trace_stop(struct fs_trace *t, struct fs_run *run)
+{
+	if (tracefs_trace_off(t->inst))
+		fs_err("cannot stop tracing in %s", t->name);
+	if (t->rec && tracefs_trace_off(t->rec))
+		fs_err("cannot stop tracing in the -t instance");
+	fs_trace_collect(t, run);
+	count_overruns(t, run);
+}
+
+/* Write the -t instance's trace to @file. */
+int fs_trace_save(struct fs_trace *t, const char *file)
+{
+	FILE *f;
+	char *buf;
+	int size = 0, ret = 0;
+
+	if (!t->rec)
+		return 0;
+	buf = tracefs_instance_file_read(t->rec, "trace", &size);
+	if (!buf) {
+		fs_err("cannot read the saved trace");
+		return -1;
+	}
+	f = fopen(file, "w");
+	if (!f) {
+		fs_err("cannot open %s: %s", file, strerror(errno));
+		free(buf);
+		return -1;
+	}
+	if (fwrite(buf, 1, size, f) != (size_t)size)
+		ret = -1;
+	if (fclose(f))
+		ret = -1;
+	if (ret)
+		fs_err("cannot write %s: %s", file, strerror(errno));
+	free(buf);
+	return ret;
+}
+
+/* Remove one instance: events off, directory gone. */
+static void drop_instance(struct tracefs_instance *inst)
+{
+	if (!inst)
+		return;
+	tracefs_trace_off(inst);
+	tracefs_event_disable(inst, NULL, NULL);
+	if (tracefs_instance_destroy(inst))
+		fs_err("cannot remove tracefs instance %s: %s",
+		       tracefs_instance_get_name(inst), strerror(errno));
+	tracefs_instance_free(inst);
+}
+
+/* Tear the session down; safe on a partly opened one. */
+void fs_trace_close(struct fs_trace *t)
+{
+	if (!t)
+		return;
+	drop_instance(t->inst);
+	drop_instance(t->rec);
+	if (t->tep)
+		tep_free(t->tep);
+	free(t);
+}
