@@ -1,0 +1,528 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test probes: an independent oracle for the fair server tracer.
+ *
+ * Built with -DPROBE_POLICY_FAIR this is fair-probe, a SCHED_OTHER busy
+ * loop; built with -DPROBE_POLICY_RT it is rt-probe, the same loop run as
+ * SCHED_FIFO. The loop reads CLOCK_MONOTONIC back to back; whenever two
+ * consecutive reads are further apart than the gap threshold, the task
+ * was kept off the CPU for that long and the interval is recorded as a
+ * gap. At the end it prints what the task experienced as key=value lines.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(PROBE_POLICY_FAIR) && defined(PROBE_POLICY_RT)
+#error "define only one of PROBE_POLICY_FAIR and PROBE_POLICY_RT"
+#elif defined(PROBE_POLICY_FAIR)
+#define PROG		"fair-probe"
+#define PROBE_KIND	"fair"
+#define PROBE_POLICY	SCHED_OTHER
+#define POLICY_NAME	"SCHED_OTHER"
+#elif defined(PROBE_POLICY_RT)
+#define PROG		"rt-probe"
+#define PROBE_KIND	"rt"
+#define PROBE_POLICY	SCHED_FIFO
+#define POLICY_NAME	"SCHED_FIFO"
+#else
+#error "define PROBE_POLICY_FAIR or PROBE_POLICY_RT"
+#endif
+
+#define NSEC_PER_USEC	1000LL
+#define NSEC_PER_MSEC	1000000LL
+#define NSEC_PER_SEC	1000000000LL
+
+#define DEFAULT_GAP_US	100
+#define DEFAULT_PRIO	50
+/* Upper bounds that keep every nanosecond sum far from overflow. */
+#define MAX_DURATION_S	1000000000ULL
+#define MAX_GAP_US	1000000000ULL
+/* rt-probe's sleep between two looks for the wait file. */
+#define WAIT_POLL_NS	50000L
+/* rt-probe's extra sleep once the file is there (see wait_for_file()). */
+#define WAIT_SETTLE_NS	2000000L
+#define SCHEDSTAT_PATH	"/proc/self/schedstat"
+
+/* One off-CPU episode: absolute start (CLOCK_MONOTONIC) and length. */
+struct gap {
+	int64_t start;
+	int64_t len;
+};
+
+/* Gap statistics, always kept; the episode array only with -l. */
+struct gap_stats {
+	uint64_t count;
+	int64_t min;
+	int64_t max;
+	int64_t sum;
+	uint64_t over_1ms;
+	uint64_t over_10ms;
+	uint64_t over_100ms;
+	uint64_t over_500ms;
+	struct gap *list;
+	size_t nr_list;
+	size_t cap_list;
+};
+
+/* Parsed command line. */
+struct options {
+	int cpu;
+	uint64_t duration_s;
+	int64_t gap_ns;
+	int prio;
+	int list;
+	const char *wait_file;
+};
+
+static volatile sig_atomic_t stop_requested;
+
+/* Print "PROG: <reason>" on stderr and exit 1. */
+static void __attribute__((noreturn, format(printf, 1, 2)))
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", PROG);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+/* Print the usage text on stdout. */
+static void usage(void)
+{
+	printf("Usage: %s -c CPU [options]\n"
+	       "\n"
+	       "Busy loop as " POLICY_NAME " pinned to one CPU, reading\n"
+	       "CLOCK_MONOTONIC back to back. Whenever two consecutive reads\n"
+	       "differ by more than the gap threshold, the task was kept off\n"
+	       "the CPU: that interval is recorded as a gap (start = the\n"
+	       "earlier read, length = the difference). Stops on SIGINT or\n"
+	       "SIGTERM, or when the duration has elapsed.\n"
+	       "\n"
+	       "Options:\n"
+	       "  -c, --cpu N             pin to CPU N (required)\n"
+	       "  -d, --duration SECONDS  measure for SECONDS (whole number >= 1);\n"
+	       "                          default: until SIGINT/SIGTERM\n"
+	       "  -g, --gap-threshold US  smallest clock jump counted as a gap,\n"
+	       "                          in microseconds (>= 1, default %d)\n"
+#ifdef PROBE_POLICY_RT
+	       "  -p, --priority N        SCHED_FIFO priority, 1..99 (default %d)\n"
+#endif
+	       "  -l, --list              also print every gap episode\n"
+	       "  -w, --wait-file PATH    after setting up, wait until PATH exists\n"
+	       "                          and only then start measuring (lets\n"
+	       "                          several probes start together);\n"
+	       "                          fair-probe spins; rt-probe polls\n"
+	       "                          every 50 us and starts 2 ms after\n"
+	       "                          seeing PATH, so that fair-probes on\n"
+	       "                          its CPU see PATH before it spins\n"
+	       "  -h, --help              print this text and exit\n"
+	       "\n"
+	       "Output on stdout, one key=value per line, times in nanoseconds:\n"
+	       "  probe                   which probe: fair or rt (here: "
+	       PROBE_KIND ")\n"
+	       "  cpu                     the CPU it was pinned to\n"
+	       "  policy                  SCHED_OTHER or SCHED_FIFO (here: "
+	       POLICY_NAME ")\n"
+	       "  wall_ns                 measurement wall time, first to last\n"
+	       "                          clock read\n"
+	       "  cpu_ns                  the thread's CPU time over the\n"
+	       "                          measurement (CLOCK_THREAD_CPUTIME_ID)\n"
+	       "  schedstat_run_ns        on-CPU time over the measurement from\n"
+	       "                          the first field of " SCHEDSTAT_PATH ";\n"
+	       "                          -1 when the file is missing\n"
+	       "  share_pct               cpu_ns * 100 / wall_ns, 2 decimals\n"
+	       "  run_ns                  wall_ns minus the sum of the gaps: the\n"
+	       "                          time it saw itself running\n"
+	       "  gaps                    number of gaps\n"
+	       "  gap_min_ns              shortest gap (0 when no gaps)\n"
+	       "  gap_avg_ns              mean gap, rounded down (0 when no gaps)\n"
+	       "  gap_max_ns              longest gap (0 when no gaps)\n"
+	       "  gaps_over_1ms           gaps longer than 1 ms\n"
+	       "  gaps_over_10ms          gaps longer than 10 ms\n"
+	       "  gaps_over_100ms         gaps longer than 100 ms\n"
+	       "  gaps_over_500ms         gaps longer than 500 ms\n"
+	       "With -l, then one line per gap, in order:\n"
+	       "  gap start_ns=OFFSET len_ns=LENGTH\n"
+	       "  (OFFSET from the start of the measurement)\n"
+	       "\n"
+	       "Exit status: 0 on a normal end, 1 on any error.\n",
+	       PROG, DEFAULT_GAP_US
+#ifdef PROBE_POLICY_RT
+	       , DEFAULT_PRIO
+#endif
+	       );
+}
+
+/* Strictly parse a decimal number in 0..max; return 0 or -1. */
+static int parse_u64(const char *str, uint64_t max, uint64_t *val)
+{
+	unsigned long long v;
+	char *end;
+
+	if (str[0] < '0' || str[0] > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(str, &end, 10);
+	if (errno || *end != '\0' || v > max)
+		return -1;
+	*val = v;
+	return 0;
+}
+
+/* Parse the command line into @opt; exits on -h and on any error. */
+static void parse_args(int argc, char **argv, struct options *opt)
+{
+	static const struct option longopts[] = {
+		{ "cpu",		required_argument,	NULL, 'c' },
+		{ "duration",		required_argument,	NULL, 'd' },
+		{ "gap-threshold",	required_argument,	NULL, 'g' },
+		{ "priority",		required_argument,	NULL, 'p' },
+		{ "list",		no_argument,		NULL, 'l' },
+		{ "wait-file",		required_argument,	NULL, 'w' },
+		{ "help",		no_argument,		NULL, 'h' },
+		{ NULL,			0,			NULL, 0 }
+	};
+	uint64_t v;
+	int c;
+
+	opt->cpu = -1;
+	opt->duration_s = 0;
+	opt->gap_ns = DEFAULT_GAP_US * NSEC_PER_USEC;
+	opt->prio = DEFAULT_PRIO;
+	opt->list = 0;
+	opt->wait_file = NULL;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":c:d:g:p:lw:h", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			if (parse_u64(optarg, CPU_SETSIZE - 1, &v))
+				die("invalid CPU '%s' (want 0..%d)", optarg,
+				    CPU_SETSIZE - 1);
+			opt->cpu = (int)v;
+			break;
+		case 'd':
+			if (parse_u64(optarg, MAX_DURATION_S, &v) || v == 0)
+				die("invalid duration '%s' (want whole seconds, 1..%llu)",
+				    optarg, MAX_DURATION_S);
+			opt->duration_s = v;
+			break;
+		case 'g':
+			if (parse_u64(optarg, MAX_GAP_US, &v) || v == 0)
+				die("invalid gap threshold '%s' (want microseconds, 1..%llu)",
+				    optarg, MAX_GAP_US);
+			opt->gap_ns = (int64_t)v * NSEC_PER_USEC;
+			break;
+		case 'p':
+#ifdef PROBE_POLICY_RT
+			if (parse_u64(optarg, 99, &v) || v == 0)
+				die("invalid priority '%s' (want 1..99)", optarg);
+			opt->prio = (int)v;
+			break;
+#else
+			die("option -p/--priority is only valid for rt-probe");
+#endif
+		case 'l':
+			opt->list = 1;
+			break;
+		case 'w':
+			if (optarg[0] == '\0')
+				die("empty wait-file path");
+			opt->wait_file = optarg;
+			break;
+		case 'h':
+			usage();
+			if (fflush(stdout) != 0 || ferror(stdout))
+				die("writing usage: %s", strerror(errno));
+			exit(0);
+		case ':':
+			die("option '%s' requires an argument", argv[optind - 1]);
+		default:
+			if (optopt)
+				die("unknown option '-%c' (see --help)", optopt);
+			die("unknown option '%s' (see --help)", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		die("unexpected argument '%s'", argv[optind]);
+	if (opt->cpu < 0)
+		die("missing required option -c/--cpu");
+}
+
+/* Signal handler for SIGINT and SIGTERM: only request a stop. */
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+/* Install on_signal for SIGINT and SIGTERM. */
+static void setup_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	if (sigemptyset(&sa.sa_mask))
+		die("sigemptyset: %s", strerror(errno));
+	if (sigaction(SIGINT, &sa, NULL))
+		die("sigaction(SIGINT): %s", strerror(errno));
+	if (sigaction(SIGTERM, &sa, NULL))
+		die("sigaction(SIGTERM): %s", strerror(errno));
+}
+
+/* Pin to @cpu, check that we run there, and set the probe's policy. */
+static void setup_sched(const struct options *opt)
+{
+	struct sched_param sp;
+	cpu_set_t set;
+	int now;
+
+	CPU_ZERO(&set);
+	CPU_SET(opt->cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity(CPU %d): %s", opt->cpu, strerror(errno));
+	now = sched_getcpu();
+	if (now < 0)
+		die("sched_getcpu: %s", strerror(errno));
+	if (now != opt->cpu)
+		die("running on CPU %d after pinning to CPU %d", now, opt->cpu);
+
+	memset(&sp, 0, sizeof(sp));
+#ifdef PROBE_POLICY_RT
+	sp.sched_priority = opt->prio;
+#endif
+	if (sched_setscheduler(0, PROBE_POLICY, &sp))
+		die("sched_setscheduler(" POLICY_NAME ", %d): %s",
+		    sp.sched_priority, strerror(errno));
+}
+
+/*
+ * Wait until @path exists; exit 1 on errors or if stopped meanwhile.
+ * fair-probe spins, so that it is on the CPU and starts measuring at once
+ * when the file appears. rt-probe sleeps between looks, and once it has
+ * seen the file sleeps a little more before it starts spinning: a
+ * fair-probe waiting on the same CPU must see the file first, or it could
+ * only notice it once the fair server runs it, up to a period later.
+ */
+static void wait_for_file(const char *path)
+{
+#ifdef PROBE_POLICY_RT
+	struct timespec nap = { .tv_sec = 0, .tv_nsec = WAIT_POLL_NS };
+#endif
+	struct stat st;
+
+	for (;;) {
+		if (stop_requested)
+			die("interrupted while waiting for '%s'", path);
+		if (stat(path, &st) == 0)
+			break;
+		if (errno != ENOENT)
+			die("stat(%s): %s", path, strerror(errno));
+#ifdef PROBE_POLICY_RT
+		if (nanosleep(&nap, NULL) && errno != EINTR)
+			die("nanosleep: %s", strerror(errno));
+#endif
+	}
+#ifdef PROBE_POLICY_RT
+	nap.tv_nsec = WAIT_SETTLE_NS;
+	while (nanosleep(&nap, &nap)) {
+		if (errno != EINTR)
+			die("nanosleep: %s", strerror(errno));
+		if (stop_requested)
+			die("interrupted while waiting for '%s'", path);
+	}
+#endif
+}
+
+/* Read @clk in nanoseconds; exit 1 on failure. */
+static int64_t read_clock(clockid_t clk, const char *name)
+{
+	struct timespec ts;
+
+	if (clock_gettime(clk, &ts))
+		die("clock_gettime(%s): %s", name, strerror(errno));
+	return (int64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+/* First field of /proc/self/schedstat in ns, or -1 if the file is missing. */
+static int64_t read_schedstat(void)
+{
+	unsigned long long v;
+	char buf[256];
+	ssize_t len;
+	char *end;
+	int fd;
+
+	fd = open(SCHEDSTAT_PATH, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return -1;
+		die("open(%s): %s", SCHEDSTAT_PATH, strerror(errno));
+	}
+	len = read(fd, buf, sizeof(buf) - 1);
+	if (len < 0)
+		die("read(%s): %s", SCHEDSTAT_PATH, strerror(errno));
+	if (close(fd))
+		die("close(%s): %s", SCHEDSTAT_PATH, strerror(errno));
+	buf[len] = '\0';
+
+	if (buf[0] < '0' || buf[0] > '9')
+		die("%s: unexpected contents", SCHEDSTAT_PATH);
+	errno = 0;
+	v = strtoull(buf, &end, 10);
+	if (errno || (*end != ' ' && *end != '\n' && *end != '\0') ||
+	    v > INT64_MAX)
+		die("%s: unexpected contents", SCHEDSTAT_PATH);
+	return (int64_t)v;
+}
+
+/* Append one episode to the growable list; exit 1 when out of memory. */
+static void list_append(struct gap_stats *gs, int64_t start, int64_t len)
+{
+	struct gap *grown;
+	size_t cap;
+
+	if (gs->nr_list == gs->cap_list) {
+		cap = gs->cap_list ? gs->cap_list * 2 : 1024;
+		if (cap > SIZE_MAX / sizeof(*grown))
+			die("too many gap episodes to list");
+		grown = realloc(gs->list, cap * sizeof(*grown));
+		if (!grown)
+			die("realloc(%zu episodes): %s", cap, strerror(errno));
+		gs->list = grown;
+		gs->cap_list = cap;
+	}
+	gs->list[gs->nr_list].start = start;
+	gs->list[gs->nr_list].len = len;
+	gs->nr_list++;
+}
+
+/* Account one gap of @len ns that began at @start. */
+static void record_gap(struct gap_stats *gs, int list, int64_t start,
+		       int64_t len)
+{
+	if (gs->count == 0 || len < gs->min)
+		gs->min = len;
+	if (gs->count == 0 || len > gs->max)
+		gs->max = len;
+	gs->count++;
+	gs->sum += len;
+	if (len > 1 * NSEC_PER_MSEC)
+		gs->over_1ms++;
+	if (len > 10 * NSEC_PER_MSEC)
+		gs->over_10ms++;
+	if (len > 100 * NSEC_PER_MSEC)
+		gs->over_100ms++;
+	if (len > 500 * NSEC_PER_MSEC)
+		gs->over_500ms++;
+	if (list)
+		list_append(gs, start, len);
+}
+
+/*
+ * The measurement loop: spin on CLOCK_MONOTONIC until stopped or until
+ * @deadline (0: none). Returns the last clock read.
+ */
+static int64_t measure(const struct options *opt, struct gap_stats *gs,
+		       int64_t first, int64_t deadline)
+{
+	int64_t prev = first;
+	int64_t now = first;
+	int64_t delta;
+
+	while (!stop_requested) {
+		now = read_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC");
+		delta = now - prev;
+		if (delta > opt->gap_ns)
+			record_gap(gs, opt->list, prev, delta);
+		prev = now;
+		if (deadline && now >= deadline)
+			break;
+	}
+	return now;
+}
+
+/* Print the results as key=value lines (and the episodes with -l). */
+static void report(const struct options *opt, const struct gap_stats *gs,
+		   int64_t t0, int64_t wall, int64_t cpu, int64_t schedstat)
+{
+	double share = wall > 0 ? (double)cpu * 100.0 / (double)wall : 0.0;
+	size_t i;
+
+	printf("probe=" PROBE_KIND "\n");
+	printf("cpu=%d\n", opt->cpu);
+	printf("policy=" POLICY_NAME "\n");
+	printf("wall_ns=%" PRId64 "\n", wall);
+	printf("cpu_ns=%" PRId64 "\n", cpu);
+	printf("schedstat_run_ns=%" PRId64 "\n", schedstat);
+	printf("share_pct=%.2f\n", share);
+	printf("run_ns=%" PRId64 "\n", wall - gs->sum);
+	printf("gaps=%" PRIu64 "\n", gs->count);
+	printf("gap_min_ns=%" PRId64 "\n", gs->count ? gs->min : 0);
+	printf("gap_avg_ns=%" PRId64 "\n",
+	       gs->count ? gs->sum / (int64_t)gs->count : 0);
+	printf("gap_max_ns=%" PRId64 "\n", gs->count ? gs->max : 0);
+	printf("gaps_over_1ms=%" PRIu64 "\n", gs->over_1ms);
+	printf("gaps_over_10ms=%" PRIu64 "\n", gs->over_10ms);
+	printf("gaps_over_100ms=%" PRIu64 "\n", gs->over_100ms);
+	printf("gaps_over_500ms=%" PRIu64 "\n", gs->over_500ms);
+	for (i = 0; i < gs->nr_list; i++)
+		printf("gap start_ns=%" PRId64 " len_ns=%" PRId64 "\n",
+		       gs->list[i].start - t0, gs->list[i].len);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		die("writing results: %s", strerror(errno));
+}
+
+/* Set up, wait for the start signal file, measure, and report. */
+int main(int argc, char **argv)
+{
+	struct gap_stats gs;
+	struct options opt;
+	int64_t ss_start, ss_end, ss_run;
+	int64_t cpu_start, cpu_end;
+	int64_t t0, t1, deadline;
+
+	memset(&gs, 0, sizeof(gs));
+	parse_args(argc, argv, &opt);
+	setup_signals();
+	setup_sched(&opt);
+	if (opt.wait_file)
+		wait_for_file(opt.wait_file);
+
+	/* The CPU time and schedstat windows enclose the wall window. */
+	ss_start = read_schedstat();
+	cpu_start = read_clock(CLOCK_THREAD_CPUTIME_ID,
+			       "CLOCK_THREAD_CPUTIME_ID");
+	t0 = read_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC");
+	deadline = opt.duration_s ?
+		   t0 + (int64_t)opt.duration_s * NSEC_PER_SEC : 0;
+
+	t1 = measure(&opt, &gs, t0, deadline);
+
+	cpu_end = read_clock(CLOCK_THREAD_CPUTIME_ID,
+			     "CLOCK_THREAD_CPUTIME_ID");
+	ss_end = read_schedstat();
+	ss_run = (ss_start >= 0 && ss_end >= 0) ? ss_end - ss_start : -1;
+
+	report(&opt, &gs, t0, t1 - t0, cpu_end - cpu_start, ss_run);
+	free(gs.list);
+	return 0;
+}
