@@ -49,10 +49,6 @@
 /* Upper bounds that keep every nanosecond sum far from overflow. */
 #define MAX_DURATION_S	1000000000ULL
 #define MAX_GAP_US	1000000000ULL
-/* rt-probe's sleep between two looks for the wait file. */
-#define WAIT_POLL_NS	50000L
-/* rt-probe's extra sleep once the file is there (see wait_for_file()). */
-#define WAIT_SETTLE_NS	2000000L
 #define SCHEDSTAT_PATH	"/proc/self/schedstat"
 
 /* One off-CPU episode: absolute start (CLOCK_MONOTONIC) and length. */
@@ -83,7 +79,7 @@ struct options {
 	int64_t gap_ns;
 	int prio;
 	int list;
-	const char *wait_file;
+	int64_t start_at;	/* 0: start at once */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -101,6 +97,8 @@ die(const char *fmt, ...)
 	fputc('\n', stderr);
 	exit(1);
 }
+
+static int64_t read_clock(clockid_t clk, const char *name);
 
 /* Print the usage text on stdout. */
 static void usage(void)
@@ -124,13 +122,11 @@ static void usage(void)
 	       "  -p, --priority N        SCHED_FIFO priority, 1..99 (default %d)\n"
 #endif
 	       "  -l, --list              also print every gap episode\n"
-	       "  -w, --wait-file PATH    after setting up, wait until PATH exists\n"
-	       "                          and only then start measuring (lets\n"
-	       "                          several probes start together);\n"
-	       "                          fair-probe spins; rt-probe polls\n"
-	       "                          every 50 us and starts 2 ms after\n"
-	       "                          seeing PATH, so that fair-probes on\n"
-	       "                          its CPU see PATH before it spins\n"
+	       "  -s, --start-at NS       start measuring at CLOCK_MONOTONIC time NS\n"
+	       "                          (lets probes on one CPU share one window;\n"
+	       "                          fair-probe spins, rt-probe sleeps until NS;\n"
+	       "                          the window is then exactly [NS, NS + duration])\n"
+	       "      --now               print CLOCK_MONOTONIC in ns and exit\n"
 	       "  -h, --help              print this text and exit\n"
 	       "\n"
 	       "Output on stdout, one key=value per line, times in nanoseconds:\n"
@@ -194,7 +190,8 @@ static void parse_args(int argc, char **argv, struct options *opt)
 		{ "gap-threshold",	required_argument,	NULL, 'g' },
 		{ "priority",		required_argument,	NULL, 'p' },
 		{ "list",		no_argument,		NULL, 'l' },
-		{ "wait-file",		required_argument,	NULL, 'w' },
+		{ "start-at",		required_argument,	NULL, 's' },
+		{ "now",		no_argument,		NULL, 'N' },
 		{ "help",		no_argument,		NULL, 'h' },
 		{ NULL,			0,			NULL, 0 }
 	};
@@ -206,10 +203,10 @@ static void parse_args(int argc, char **argv, struct options *opt)
 	opt->gap_ns = DEFAULT_GAP_US * NSEC_PER_USEC;
 	opt->prio = DEFAULT_PRIO;
 	opt->list = 0;
-	opt->wait_file = NULL;
+	opt->start_at = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:d:g:p:lw:h", longopts,
+	while ((c = getopt_long(argc, argv, ":c:d:g:p:ls:h", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -242,11 +239,15 @@ static void parse_args(int argc, char **argv, struct options *opt)
 		case 'l':
 			opt->list = 1;
 			break;
-		case 'w':
-			if (optarg[0] == '\0')
-				die("empty wait-file path");
-			opt->wait_file = optarg;
+		case 's':
+			if (parse_u64(optarg, INT64_MAX, &v) || !v)
+				die("invalid start time '%s'", optarg);
+			opt->start_at = (int64_t)v;
 			break;
+		case 'N':
+			printf("%" PRId64 "\n",
+			       read_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC"));
+			exit(0);
 		case 'h':
 			usage();
 			if (fflush(stdout) != 0 || ferror(stdout))
@@ -315,40 +316,30 @@ static void setup_sched(const struct options *opt)
 }
 
 /*
- * Wait until @path exists; exit 1 on errors or if stopped meanwhile.
- * fair-probe spins, so that it is on the CPU and starts measuring at once
- * when the file appears. rt-probe sleeps between looks, and once it has
- * seen the file sleeps a little more before it starts spinning: a
- * fair-probe waiting on the same CPU must see the file first, or it could
- * only notice it once the fair server runs it, up to a period later.
+ * Wait until CLOCK_MONOTONIC reaches @when; exit 1 if stopped meanwhile.
+ * fair-probe spins, so that it is on the CPU at @when; rt-probe sleeps, so
+ * that it leaves the CPU to the fair-probe until then.
  */
-static void wait_for_file(const char *path)
+static void wait_until(int64_t when)
 {
 #ifdef PROBE_POLICY_RT
-	struct timespec nap = { .tv_sec = 0, .tv_nsec = WAIT_POLL_NS };
-#endif
-	struct stat st;
+	struct timespec ts = {
+		.tv_sec = when / NSEC_PER_SEC,
+		.tv_nsec = when % NSEC_PER_SEC,
+	};
+	int err;
 
-	for (;;) {
+	while ((err = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
+				      NULL))) {
+		if (err != EINTR)
+			die("clock_nanosleep: %s", strerror(err));
 		if (stop_requested)
-			die("interrupted while waiting for '%s'", path);
-		if (stat(path, &st) == 0)
-			break;
-		if (errno != ENOENT)
-			die("stat(%s): %s", path, strerror(errno));
-#ifdef PROBE_POLICY_RT
-		if (nanosleep(&nap, NULL) && errno != EINTR)
-			die("nanosleep: %s", strerror(errno));
-#endif
+			die("interrupted while waiting for the start time");
 	}
-#ifdef PROBE_POLICY_RT
-	nap.tv_nsec = WAIT_SETTLE_NS;
-	while (nanosleep(&nap, &nap)) {
-		if (errno != EINTR)
-			die("nanosleep: %s", strerror(errno));
+#else
+	while (read_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC") < when)
 		if (stop_requested)
-			die("interrupted while waiting for '%s'", path);
-	}
+			die("interrupted while waiting for the start time");
 #endif
 }
 
@@ -491,7 +482,7 @@ static void report(const struct options *opt, const struct gap_stats *gs,
 		die("writing results: %s", strerror(errno));
 }
 
-/* Set up, wait for the start signal file, measure, and report. */
+/* Set up, wait for the start time, measure, and report. */
 int main(int argc, char **argv)
 {
 	struct gap_stats gs;
@@ -504,14 +495,15 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &opt);
 	setup_signals();
 	setup_sched(&opt);
-	if (opt.wait_file)
-		wait_for_file(opt.wait_file);
+	if (opt.start_at)
+		wait_until(opt.start_at);
 
 	/* The CPU time and schedstat windows enclose the wall window. */
 	ss_start = read_schedstat();
 	cpu_start = read_clock(CLOCK_THREAD_CPUTIME_ID,
 			       "CLOCK_THREAD_CPUTIME_ID");
-	t0 = read_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC");
+	t0 = opt.start_at ? opt.start_at :
+	     read_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC");
 	deadline = opt.duration_s ?
 		   t0 + (int64_t)opt.duration_s * NSEC_PER_SEC : 0;
 
@@ -522,6 +514,9 @@ int main(int argc, char **argv)
 	ss_end = read_schedstat();
 	ss_run = (ss_start >= 0 && ss_end >= 0) ? ss_end - ss_start : -1;
 
+	/* A window that ran to its end is exactly the duration long. */
+	if (deadline && t1 >= deadline)
+		t1 = deadline;
 	report(&opt, &gs, t0, t1 - t0, cpu_end - cpu_start, ss_run);
 	free(gs.list);
 	return 0;

@@ -1,0 +1,26 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# RT throttling is gone: a FIFO hog alone gets (almost) the whole CPU.
+# sched_rt_runtime_us still bounds SCHED_DEADLINE admission.
+. "$(dirname "$0")/lib.sh"
+
+rt-probe -c 2 -d 5 > /tmp/alone.rt
+share=$(val share_pct /tmp/alone.rt)
+echo "# FIFO hog alone on cpu2: $share% (gaps $(val gaps /tmp/alone.rt), max $(val gap_max_ns /tmp/alone.rt) ns)"
+check "FIFO hog alone gets $share% >= 99%" in_range "$share" 99 100
+
+# 4 CPUs x 10% = 0.4 CPU for deadline tasks, of which the 4 fair servers
+# hold 4 x 5%: 0.2 CPU is left.
+check "sched_rt_runtime_us can be set to 100000" \
+	bash -c 'echo 100000 > /proc/sys/kernel/sched_rt_runtime_us'
+check "a 0.1 CPU deadline task is admitted" \
+	chrt -d --sched-runtime 10000000 --sched-deadline 100000000 \
+		--sched-period 100000000 0 true
+check "a 0.3 CPU deadline task is refused" \
+	bash -c '! chrt -d --sched-runtime 30000000 --sched-deadline 100000000 --sched-period 100000000 0 true 2>/dev/null'
+check "sched_rt_runtime_us restored to 950000" \
+	bash -c 'echo 950000 > /proc/sys/kernel/sched_rt_runtime_us'
+check "a 0.3 CPU deadline task is admitted again" \
+	chrt -d --sched-runtime 30000000 --sched-deadline 100000000 \
+		--sched-period 100000000 0 true
+done_tap

@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the guest tests: TAP output, checked debugfs writes, probes.
+# Sourced by tests/guest/*.sh, which run as root in the guest (image/run).
+
+FS=/sys/kernel/debug/sched/fair_server
+T=/sys/kernel/tracing
+tap_n=0
+tap_fail=0
+
+# ok COND-STATUS DESCRIPTION: one TAP line from a command's status.
+check() {
+	local desc=$1; shift
+	tap_n=$((tap_n + 1))
+	if "$@"; then
+		echo "ok $tap_n - $desc"
+	else
+		echo "not ok $tap_n - $desc"
+		tap_fail=$((tap_fail + 1))
+	fi
+}
+
+# done_tap: the plan, and the exit code.
+done_tap() {
+	echo "1..$tap_n"
+	[ $tap_fail = 0 ]
+}
+
+# in_range VALUE LOW HIGH: LOW <= VALUE <= HIGH, decimals allowed.
+in_range() {
+	awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'
+}
+
+# fs_write CPU FILE VALUE: write a fair_server file; 0 or the error text.
+fs_write() {
+	local err
+	err=$( { printf '%s' "$3" > "$FS/cpu$1/$2"; } 2>&1 ) && return 0
+	echo "write $3 to cpu$1/$2: ${err##*: }" >&2
+	return 1
+}
+
+# fs_set CPU RUNTIME PERIOD: set both, in an order that is always valid.
+fs_set() {
+	if [ "$2" -le "$(cat "$FS/cpu$1/period")" ]; then
+		fs_write "$1" runtime "$2" && fs_write "$1" period "$3"
+	else
+		fs_write "$1" period "$3" && fs_write "$1" runtime "$2"
+	fi
+}
+
+# val KEY FILE: the value of a key=value line of a probe's output.
+val() {
+	sed -n "s/^$1=//p" "$2" | head -n 1
+}
+
+# starve CPU SECONDS OUTPREFIX: an rt-probe and a fair-probe on CPU, both
+# measuring the same window, which starts 300 ms from now.
+# Writes OUTPREFIX.rt and OUTPREFIX.fair.
+starve() {
+	local at
+	at=$(( $(fair-probe --now) + 300000000 ))
+	rt-probe -c "$1" -d "$2" -s "$at" > "$3.rt" &
+	fair-probe -c "$1" -d "$2" -s "$at" > "$3.fair" &
+}
