@@ -140,6 +140,7 @@ static void wait_begin(struct fs_cpu *c, const struct fs_event *ev)
 	c->wait_runtime = ev->runtime;
 	c->wait_deadline = ev->deadline;
 	c->consumed = 0;
+	c->wait_idle = false;
 }
 
 /*
@@ -155,29 +156,31 @@ static void wait_account(struct fs_cpu *c, const struct fs_event *ev)
 	c->consumed = (uint64_t)(c->wait_runtime - ev->runtime);
 }
 
-/* The server starts serving at @ev: close the wait if it was a boost. */
+/*
+ * The server starts serving at @ev. For a boost, the wait ends here; it is
+ * counted when the episode ends, once it is known to have served anything.
+ */
 static void serve_begin(struct fs_cpu *c, const struct fs_event *ev,
-			bool boosted, struct fs_outcome *out)
+			bool boosted)
 {
 	c->serve_start = ev->ts;
 	c->serve_runtime = ev->runtime;
-	c->serve_boosted = boosted;
-	if (!boosted)
-		return;
-
-	c->boosts++;
-	if (c->waiting) {
+	/* After the CPU idled its runtime away, nothing starved. */
+	c->serve_boosted = boosted && !(c->waiting && c->wait_idle);
+	c->serve_waited = 0;
+	if (c->serve_boosted && c->waiting) {
 		uint64_t waited = ev->ts - c->wait_start;
 
-		waited = waited > c->consumed ? waited - c->consumed : 0;
-		fs_hist_add(&c->starvation, waited);
-		out->starvation = true;
-		out->starvation_ns = waited;
+		c->serve_waited = waited > c->consumed ? waited - c->consumed : 0;
 	}
 	c->waiting = false;
 }
 
-/* The serving episode ends at @ev. */
+/*
+ * The serving episode ends at @ev. A boost that served nothing (6.12 boosts
+ * an idle CPU's server when its timer fires, and it stops at once) is no
+ * starvation and kept no RT task off the CPU.
+ */
 static void serve_end(struct fs_cpu *c, const struct fs_event *ev,
 		      struct fs_outcome *out)
 {
@@ -187,6 +190,14 @@ static void serve_end(struct fs_cpu *c, const struct fs_event *ev,
 	c->served_total += out->served_ns;
 	if (!c->serve_boosted)
 		return;
+	if (!out->served_ns) {
+		c->idle_boosts++;
+		return;
+	}
+	c->boosts++;
+	fs_hist_add(&c->starvation, c->serve_waited);
+	out->starvation = true;
+	out->starvation_ns = c->serve_waited;
 	out->preemption = true;
 	out->preempt_ns = ev->ts - c->serve_start;
 	fs_hist_add(&c->preempt, out->preempt_ns);
@@ -242,6 +253,9 @@ void fs_cpu_event(struct fs_cpu *c, const struct fs_event *ev,
 	case FS_EV_STOP:
 		c->waiting = false;
 		break;
+	case FS_EV_IDLE:
+		c->wait_idle = true;
+		break;
 	default:
 		wait_account(c, ev);
 		break;
@@ -253,7 +267,7 @@ void fs_cpu_event(struct fs_cpu *c, const struct fs_event *ev,
 		 * (B->D), or a replenishment while still serving one (E->D).
 		 */
 		serve_begin(c, ev, from == FS_ST_ZL_WAIT ||
-				   from == FS_ST_REPL_WAIT, out);
+				   from == FS_ST_REPL_WAIT);
 	} else if (from == FS_ST_RUNNING && to != FS_ST_RUNNING &&
 		   to != FS_ST_INIT) {
 		/* Throttled: fair tasks wait again from here. */
@@ -283,6 +297,7 @@ int fs_cpu_merge(struct fs_cpu *dst, const struct fs_cpu *src)
 	for (i = 0; i < FS_EV_NR; i++)
 		dst->count[i] += src->count[i];
 	dst->boosts += src->boosts;
+	dst->idle_boosts += src->idle_boosts;
 	dst->invalid += src->invalid;
 	dst->served_total += src->served_total;
 	if (fs_hist_merge(&dst->starvation, &src->starvation))

@@ -92,6 +92,7 @@ struct fs_cpu {
 	/* Counters. */
 	uint64_t count[FS_EV_NR];
 	uint64_t boosts;	/* serving started because fair tasks starved */
+	uint64_t idle_boosts;	/* boosts that found nothing to serve */
 	uint64_t invalid;	/* transitions the state machine does not have */
 
 	/* The stretch fair tasks have been waiting since, for starvation. */
@@ -100,11 +101,13 @@ struct fs_cpu {
 	int64_t wait_runtime;	/* runtime when the wait began */
 	uint64_t wait_deadline;	/* and its deadline: same period or not */
 	uint64_t consumed;	/* runtime used in the background since */
+	bool wait_idle;		/* idle time used the runtime up meanwhile */
 
 	/* The serving episode in progress (state D). */
 	uint64_t serve_start;
 	int64_t serve_runtime;
 	bool serve_boosted;	/* it began with a boost */
+	uint64_t serve_waited;	/* the starvation that boost ended */
 	/*
 	 * A stop in D is often followed at once by a start straight back to
 	 * D (the fair class briefly had nothing to pick): the same episode.

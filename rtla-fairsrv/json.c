@@ -36,6 +36,7 @@ static void cpu_json(const struct fs_cpu *c, bool all)
 	       (unsigned long long)c->count[FS_EV_POSTPONE],
 	       (unsigned long long)c->count[FS_EV_THROTTLE],
 	       (unsigned long long)c->count[FS_EV_REPLENISH]);
+	printf("\"idle_boosts\":%llu,", (unsigned long long)c->idle_boosts);
 	printf("\"starts\":%llu,\"stops\":%llu,\"idle\":%llu,\"params\":%llu,\"invalid\":%llu,\"served_ns\":%llu,",
 	       (unsigned long long)c->count[FS_EV_START],
 	       (unsigned long long)c->count[FS_EV_STOP],

@@ -1,0 +1,1093 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for lib/model.c: synthetic streams of fair server events, with
+ * the flags, runtimes and deadlines a 6.12 kernel gives them.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "model.h"
+#include "tap.h"
+
+#define US		1000ULL
+#define MS		(1000 * US)
+#define RT		(50 * MS)		/* fair server runtime */
+#define PERIOD		(1000 * MS)		/* and period */
+#define BUCKET		(10 * MS)
+#define ENTRIES		256
+
+/* The flags of each state, as the kernel sets them. */
+#define FL_B		(FS_FLAG_ACTIVE | FS_FLAG_THROTTLED | FS_FLAG_ARMED)
+#define FL_BOOST	(FL_B | FS_FLAG_RUNNING)
+#define FL_D		(FS_FLAG_ACTIVE | FS_FLAG_RUNNING)
+#define FL_THR		(FS_FLAG_ACTIVE | FS_FLAG_THROTTLED | FS_FLAG_RUNNING)
+/* dl_server_stop() leaves dl_defer_running alone. */
+#define FL_STOP		FS_FLAG_RUNNING
+
+/* Trace time of the first event, and how far the rq clock lags behind. */
+#define T0		5123456789012ULL
+#define RQ_OFF		987654321ULL
+
+#define MAX_EV		128
+#define MAX_EP		16
+
+/* rq_clock() at trace time @ts. */
+static uint64_t rq(uint64_t ts)
+{
+	return ts - RQ_OFF;
+}
+
+/* Trace time of the zero-laxity point of a period ending at @deadline. */
+static uint64_t zero_laxity(uint64_t deadline, int64_t runtime)
+{
+	return deadline + RQ_OFF - (uint64_t)runtime;
+}
+
+static struct fs_event mkev(enum fs_ev type, uint64_t ts, unsigned int flags,
+			    int64_t runtime, uint64_t deadline)
+{
+	struct fs_event ev = {
+		.type = type,
+		.ts = ts,
+		.cpu = 1,
+		.flags = flags,
+		.runtime = runtime,
+		.deadline = deadline,
+		.dl_runtime = RT,
+		.dl_period = PERIOD,
+	};
+
+	return ev;
+}
+
+/* Feed one event built from its fields. */
+static void feed(struct fs_cpu *c, enum fs_ev type, uint64_t ts,
+		 unsigned int flags, int64_t runtime, uint64_t deadline,
+		 struct fs_outcome *out)
+{
+	struct fs_event ev = mkev(type, ts, flags, runtime, deadline);
+
+	fs_cpu_event(c, &ev, out);
+}
+
+static bool outcome_empty(const struct fs_outcome *o)
+{
+	return !o->invalid && !o->starvation && !o->preemption &&
+	       !o->starvation_ns && !o->preempt_ns && !o->served_ns;
+}
+
+static bool outcome_eq(const struct fs_outcome *a, const struct fs_outcome *b)
+{
+	return a->invalid == b->invalid && a->starvation == b->starvation &&
+	       a->preemption == b->preemption &&
+	       a->starvation_ns == b->starvation_ns &&
+	       a->preempt_ns == b->preempt_ns && a->served_ns == b->served_ns;
+}
+
+static bool hist_eq(const struct fs_hist *a, const struct fs_hist *b)
+{
+	unsigned int i;
+
+	if (a->bucket_size != b->bucket_size || a->entries != b->entries ||
+	    a->over != b->over || a->stat.count != b->stat.count ||
+	    a->stat.sum != b->stat.sum)
+		return false;
+	if (a->stat.count &&
+	    (a->stat.min != b->stat.min || a->stat.max != b->stat.max))
+		return false;
+	for (i = 0; i < a->entries; i++)
+		if (a->buckets[i] != b->buckets[i])
+			return false;
+	return true;
+}
+
+/* Whether two CPUs have the same statistics (what the output shows). */
+static bool stats_eq(const struct fs_cpu *a, const struct fs_cpu *b)
+{
+	int i;
+
+	for (i = 0; i < FS_EV_NR; i++)
+		if (a->count[i] != b->count[i])
+			return false;
+	return a->boosts == b->boosts && a->invalid == b->invalid &&
+	       a->served_total == b->served_total &&
+	       hist_eq(&a->starvation, &b->starvation) &&
+	       hist_eq(&a->preempt, &b->preempt);
+}
+
+/* A stream of events and the episodes it should produce. */
+struct stream {
+	struct fs_event ev[MAX_EV];
+	int n;
+	uint64_t starv[MAX_EP];		/* expected starvation samples */
+	int nstarv;
+	uint64_t preempt[MAX_EP];	/* expected preemption samples */
+	uint64_t served[MAX_EP];	/* and served runtime of each */
+	int npreempt;
+	/* Per period of steady(): indices of its events. */
+	int boost_idx[MAX_EP], repl_idx[MAX_EP], thr_idx[MAX_EP];
+	int periods;
+	/* Where the next period waits from, and its deadline. */
+	uint64_t wait_ts, deadline;
+};
+
+static void add(struct stream *s, enum fs_ev type, uint64_t ts,
+		unsigned int flags, int64_t runtime, uint64_t deadline)
+{
+	if (s->n < MAX_EV)
+		s->ev[s->n++] = mkev(type, ts, flags, runtime, deadline);
+}
+
+/* A fair task wakes up with the server stopped: defer, then start (A->B). */
+static void start_deferred(struct stream *s, uint64_t ts)
+{
+	uint64_t dl = rq(ts) + PERIOD;
+
+	add(s, FS_EV_DEFER, ts, FL_B, RT, dl);
+	add(s, FS_EV_START, ts + 2 * US, FL_B, RT, dl);
+	s->wait_ts = ts + 2 * US;
+	s->deadline = dl;
+}
+
+/*
+ * One period of the starvation cycle of an RT hog and a fair hog on one
+ * CPU: the zero-laxity timer fires and boosts the server, which runs the
+ * fair hog for its runtime and a bit more, is throttled, and is postponed
+ * to a new period by the next update.
+ */
+static void period(struct stream *s)
+{
+	uint64_t boost = zero_laxity(s->deadline, RT) + 20 * US;
+	uint64_t repl = boost + 5 * US;
+	uint64_t rdl = rq(repl) + PERIOD;
+	uint64_t thr = repl + 50 * MS + 500 * US;
+	uint64_t post = thr + 100 * US;
+	uint64_t pdl = rq(post) + PERIOD;
+	int p = s->periods++;
+
+	s->boost_idx[p] = s->n;
+	add(s, FS_EV_BOOST, boost, FL_BOOST, RT, s->deadline);
+	s->repl_idx[p] = s->n;
+	add(s, FS_EV_REPLENISH, repl, FL_D, RT, rdl);
+	s->thr_idx[p] = s->n;
+	add(s, FS_EV_THROTTLE, thr, FL_THR, -(int64_t)(500 * US), rdl);
+	add(s, FS_EV_POSTPONE, post, FL_B, RT, pdl);
+	add(s, FS_EV_DEFER, post + 1 * US, FL_B, RT, pdl);
+
+	s->starv[s->nstarv++] = repl - s->wait_ts;
+	s->preempt[s->npreempt] = thr - repl;
+	s->served[s->npreempt++] = RT + 500 * US;
+	s->wait_ts = post;
+	s->deadline = pdl;
+}
+
+/* The steady starvation cycle for @n periods. */
+static void steady(struct stream *s, int n)
+{
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	start_deferred(s, T0);
+	for (i = 0; i < n; i++)
+		period(s);
+}
+
+/*
+ * A boosted episode in which the fair class briefly runs dry: stopped in
+ * D, restarted straight back to D, then throttled as usual.
+ */
+static void period_stop_resume(struct stream *s)
+{
+	uint64_t boost = zero_laxity(s->deadline, RT) + 20 * US;
+	uint64_t repl = boost + 5 * US;
+	uint64_t rdl = rq(repl) + PERIOD;
+	uint64_t stop = repl + 10 * MS;
+	uint64_t thr = repl + 50 * MS + 700 * US;
+	uint64_t post = thr + 100 * US;
+	uint64_t pdl = rq(post) + PERIOD;
+
+	add(s, FS_EV_BOOST, boost, FL_BOOST, RT, s->deadline);
+	add(s, FS_EV_REPLENISH, repl, FL_D, RT, rdl);
+	add(s, FS_EV_STOP, stop, FL_STOP, RT - 10 * MS, rdl);
+	add(s, FS_EV_START, stop + 4 * US, FL_D, RT - 10 * MS, rdl);
+	add(s, FS_EV_THROTTLE, thr, FL_THR, -(int64_t)(700 * US), rdl);
+	add(s, FS_EV_POSTPONE, post, FL_B, RT, pdl);
+	add(s, FS_EV_DEFER, post + 1 * US, FL_B, RT, pdl);
+
+	s->starv[s->nstarv++] = repl - s->wait_ts;
+	s->preempt[s->npreempt] = thr - repl;
+	s->served[s->npreempt++] = RT + 700 * US;
+	s->wait_ts = post;
+	s->deadline = pdl;
+}
+
+/* A boosted episode that ends in a stop nothing resumes. */
+static void period_stop_end(struct stream *s)
+{
+	uint64_t boost = zero_laxity(s->deadline, RT) + 20 * US;
+	uint64_t repl = boost + 5 * US;
+	uint64_t rdl = rq(repl) + PERIOD;
+	uint64_t stop = repl + 20 * MS;
+
+	add(s, FS_EV_BOOST, boost, FL_BOOST, RT, s->deadline);
+	add(s, FS_EV_REPLENISH, repl, FL_D, RT, rdl);
+	add(s, FS_EV_STOP, stop, FL_STOP, RT - 20 * MS, rdl);
+
+	s->starv[s->nstarv++] = repl - s->wait_ts;
+	s->preempt[s->npreempt] = stop - repl;
+	s->served[s->npreempt++] = 20 * MS;
+}
+
+/* Feed events [from, to) of @s; store the outcomes in @outs if given. */
+static void feed_range(struct fs_cpu *c, const struct stream *s, int from,
+		       int to, struct fs_outcome *outs)
+{
+	struct fs_outcome out;
+	int i;
+
+	for (i = from; i < to; i++) {
+		fs_cpu_event(c, &s->ev[i], &out);
+		if (outs)
+			outs[i] = out;
+	}
+}
+
+static int cpu_init(struct fs_cpu *c)
+{
+	return fs_cpu_init(c, 1, BUCKET, ENTRIES);
+}
+
+/* 1. The state of each flag combination. */
+static void test_state_of(void)
+{
+	static const struct {
+		unsigned int flags;
+		enum fs_state st;
+	} cases[] = {
+		{ 0,							FS_ST_INIT },
+		{ FS_FLAG_RUNNING,					FS_ST_INIT },
+		{ FS_FLAG_THROTTLED | FS_FLAG_ARMED,			FS_ST_INIT },
+		{ FS_FLAG_THROTTLED | FS_FLAG_ARMED | FS_FLAG_RUNNING,	FS_ST_INIT },
+		{ FS_FLAG_ACTIVE | FS_FLAG_THROTTLED | FS_FLAG_ARMED,	FS_ST_ZL_WAIT },
+		{ FL_BOOST,						FS_ST_ZL_WAIT },
+		{ FS_FLAG_ACTIVE,					FS_ST_RUNNING },
+		{ FS_FLAG_ACTIVE | FS_FLAG_RUNNING,			FS_ST_RUNNING },
+		{ FS_FLAG_ACTIVE | FS_FLAG_ARMED,			FS_ST_RUNNING },
+		{ FS_FLAG_ACTIVE | FS_FLAG_THROTTLED,			FS_ST_REPL_WAIT },
+		{ FS_FLAG_ACTIVE | FS_FLAG_THROTTLED | FS_FLAG_RUNNING,	FS_ST_REPL_WAIT },
+	};
+	unsigned int i, f, bad = 0;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ok(fs_state_of(cases[i].flags) == cases[i].st,
+		   "flags 0x%x are state %s", cases[i].flags,
+		   fs_state_letter(cases[i].st));
+
+	/* Every combination of the four flags against the table in model.h. */
+	for (f = 0; f < 16; f++) {
+		enum fs_state want;
+
+		if (!(f & FS_FLAG_ACTIVE))
+			want = FS_ST_INIT;
+		else if (!(f & FS_FLAG_THROTTLED))
+			want = FS_ST_RUNNING;
+		else if (f & FS_FLAG_ARMED)
+			want = FS_ST_ZL_WAIT;
+		else
+			want = FS_ST_REPL_WAIT;
+		if (fs_state_of(f) != want)
+			bad++;
+	}
+	ok(bad == 0, "all 16 flag combinations map as model.h says");
+	ok(fs_state_of(FL_B | 0xf0) == FS_ST_ZL_WAIT,
+	   "unknown flag bits are ignored");
+
+	ok(!strcmp(fs_state_letter(FS_ST_ZL_WAIT), "B") &&
+	   !strcmp(fs_state_letter(FS_ST_UNKNOWN), "?") &&
+	   !strcmp(fs_state_letter(FS_ST_NR), "!"), "state letters");
+	ok(!strcmp(fs_state_name(FS_ST_REPL_WAIT), "replenish-wait") &&
+	   !strcmp(fs_state_name(FS_ST_NR), "invalid"), "state names");
+	ok(!strcmp(fs_ev_name(FS_EV_BOOST), "server_boost") &&
+	   !strcmp(fs_ev_name(FS_EV_THROTTLE), "throttle") &&
+	   !strcmp(fs_ev_name(FS_EV_NR), "invalid"), "event names");
+}
+
+/* 2. The edges of the state machine. */
+#define A	FS_ST_INIT
+#define B	FS_ST_ZL_WAIT
+#define D	FS_ST_RUNNING
+#define E	FS_ST_REPL_WAIT
+static void test_transitions(void)
+{
+	/* The edges[] table of model.c, written out. */
+	static const struct {
+		enum fs_ev ev;
+		enum fs_state from, to;
+	} valid[] = {
+		{ FS_EV_START, A, B }, { FS_EV_START, A, D },
+		{ FS_EV_START, B, B }, { FS_EV_START, D, D },
+		{ FS_EV_STOP, B, A }, { FS_EV_STOP, D, A }, { FS_EV_STOP, E, A },
+		{ FS_EV_DEFER, A, B }, { FS_EV_DEFER, B, B },
+		{ FS_EV_DEFER, E, B },
+		{ FS_EV_POSTPONE, B, B }, { FS_EV_POSTPONE, E, B },
+		{ FS_EV_BOOST, B, B },
+		{ FS_EV_IDLE, A, A }, { FS_EV_IDLE, B, B },
+		{ FS_EV_IDLE, D, D }, { FS_EV_IDLE, E, E },
+		{ FS_EV_THROTTLE, D, E },
+		{ FS_EV_REPLENISH, B, D }, { FS_EV_REPLENISH, E, D },
+		{ FS_EV_REPLENISH, E, B }, { FS_EV_REPLENISH, B, B },
+		{ FS_EV_REPLENISH, D, D },
+	};
+	static const struct {
+		enum fs_ev ev;
+		enum fs_state from, to;
+	} invalid[] = {
+		{ FS_EV_THROTTLE, B, E }, { FS_EV_BOOST, D, D },
+		{ FS_EV_STOP, A, A }, { FS_EV_POSTPONE, D, B },
+		{ FS_EV_BOOST, B, D }, { FS_EV_THROTTLE, E, E },
+		{ FS_EV_START, E, D }, { FS_EV_DEFER, D, B },
+		{ FS_EV_REPLENISH, A, D }, { FS_EV_STOP, D, D },
+		{ FS_EV_IDLE, B, A }, { FS_EV_POSTPONE, A, B },
+	};
+	unsigned int i, nvalid = 0, nall = 0, bad = 0;
+	int ev, from, to;
+
+	for (i = 0; i < sizeof(valid) / sizeof(valid[0]); i++)
+		ok(fs_transition_valid(valid[i].ev, valid[i].from, valid[i].to),
+		   "%s %s->%s is valid", fs_ev_name(valid[i].ev),
+		   fs_state_letter(valid[i].from), fs_state_letter(valid[i].to));
+	for (i = 0; i < sizeof(invalid) / sizeof(invalid[0]); i++)
+		ok(!fs_transition_valid(invalid[i].ev, invalid[i].from,
+					invalid[i].to),
+		   "%s %s->%s is invalid", fs_ev_name(invalid[i].ev),
+		   fs_state_letter(invalid[i].from),
+		   fs_state_letter(invalid[i].to));
+
+	/* No edge between known states beyond the table. */
+	for (ev = 0; ev < FS_EV_NR; ev++) {
+		if (ev == FS_EV_PARAMS)
+			continue;
+		for (from = A; from < FS_ST_NR; from++)
+			for (to = A; to < FS_ST_NR; to++)
+				nvalid += fs_transition_valid(ev, from, to);
+	}
+	ok(nvalid == sizeof(valid) / sizeof(valid[0]),
+	   "exactly the %zu edges of the table are valid (%u)",
+	   sizeof(valid) / sizeof(valid[0]), nvalid);
+
+	/* Nothing is known before the first event. */
+	for (ev = 0; ev < FS_EV_NR; ev++)
+		for (to = 0; to < FS_ST_NR; to++) {
+			nall++;
+			bad += !fs_transition_valid(ev, FS_ST_UNKNOWN, to);
+		}
+	ok(bad == 0, "UNKNOWN->anything is valid for every event (%u)", nall);
+
+	bad = 0;
+	for (from = 0; from < FS_ST_NR; from++)
+		for (to = 0; to < FS_ST_NR; to++)
+			bad += !fs_transition_valid(FS_EV_PARAMS, from, to);
+	ok(bad == 0, "params is valid in any state");
+
+	ok(!fs_transition_valid(FS_EV_NR, B, D) &&
+	   !fs_transition_valid(FS_EV_BOOST, FS_ST_NR, B) &&
+	   !fs_transition_valid(FS_EV_BOOST, B, FS_ST_NR),
+	   "out of range arguments are invalid");
+}
+#undef A
+#undef B
+#undef D
+#undef E
+
+/* 3. The steady starvation cycle of an RT hog and a fair hog. */
+static void test_steady(void)
+{
+	struct fs_outcome outs[MAX_EV];
+	struct stream s;
+	struct fs_cpu c;
+	uint64_t sum = 0, min = UINT64_MAX, max = 0;
+	int i, bad_out = 0, other = 0;
+
+	steady(&s, 5);
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	ok(c.state == FS_ST_UNKNOWN && c.cpu == 1 &&
+	   c.starvation.bucket_size == BUCKET &&
+	   c.preempt.entries == ENTRIES, "a new CPU is in no known state");
+	ok(s.n == 27, "stream of 27 events (%d)", s.n);
+
+	feed_range(&c, &s, 0, s.n, outs);
+
+	for (i = 0; i < 5; i++) {
+		const struct fs_outcome *b = &outs[s.boost_idx[i]];
+		const struct fs_outcome *r = &outs[s.repl_idx[i]];
+		const struct fs_outcome *t = &outs[s.thr_idx[i]];
+
+		ok(outcome_empty(b), "period %d: the boost itself completes nothing",
+		   i);
+		ok(!r->starvation && !r->preemption && !r->invalid,
+		   "period %d: the replenish into D completes nothing yet", i);
+		ok(t->starvation && t->starvation_ns == s.starv[i],
+		   "period %d: the throttle reports the starvation of %llu ns (%llu)",
+		   i, (unsigned long long)s.starv[i],
+		   (unsigned long long)t->starvation_ns);
+		ok(t->preemption && !t->invalid &&
+		   t->preempt_ns == s.preempt[i] && t->served_ns == s.served[i],
+		   "period %d: the throttle ends a preemption of %llu ns, %llu served",
+		   i, (unsigned long long)t->preempt_ns,
+		   (unsigned long long)t->served_ns);
+		if (s.starv[i] < 949 * MS || s.starv[i] > 951 * MS)
+			bad_out++;
+		sum += s.starv[i];
+		if (s.starv[i] < min)
+			min = s.starv[i];
+		if (s.starv[i] > max)
+			max = s.starv[i];
+	}
+	ok(bad_out == 0, "the expected starvations are all about 950 ms");
+	ok(s.starv[0] == 950 * MS + 23 * US && s.starv[1] == 950 * MS + 25 * US,
+	   "first starvation counts from the start, later ones from the postpone");
+	ok(s.preempt[0] == 50 * MS + 500 * US, "expected preemption 50.5 ms");
+
+	for (i = 0; i < s.n; i++) {
+		enum fs_ev t = s.ev[i].type;
+
+		if (t != FS_EV_REPLENISH && t != FS_EV_THROTTLE &&
+		    !outcome_empty(&outs[i]))
+			other++;
+	}
+	ok(other == 0, "defer, start, boost and postpone complete nothing");
+
+	ok(c.boosts == 5, "boosts == 5 (%llu)", (unsigned long long)c.boosts);
+	ok(c.starvation.stat.count == 5, "5 starvation samples");
+	ok(c.starvation.stat.sum == sum && c.starvation.stat.min == min &&
+	   c.starvation.stat.max == max, "starvation sum/min/max from the timestamps");
+	ok(c.starvation.buckets[95] == 5 && c.starvation.over == 0,
+	   "starvations land in the 950 ms bucket");
+	ok(c.preempt.stat.count == 5 &&
+	   c.preempt.stat.min == 50 * MS + 500 * US &&
+	   c.preempt.stat.max == 50 * MS + 500 * US &&
+	   c.preempt.stat.sum == 5 * (50 * MS + 500 * US),
+	   "5 preemptions of 50.5 ms");
+	ok(c.preempt.buckets[5] == 5, "preemptions land in the 50 ms bucket");
+	ok(c.served_total == 5 * (50 * MS + 500 * US),
+	   "served_total == 5 * 50.5 ms (%llu)",
+	   (unsigned long long)c.served_total);
+	ok(c.invalid == 0, "no invalid transition");
+	ok(c.state == FS_ST_ZL_WAIT, "ends in B (%s)", fs_state_letter(c.state));
+	ok(c.state_since == s.ev[s.n - 2].ts,
+	   "B entered at the last postpone");
+	ok(c.count[FS_EV_THROTTLE] == 5 && c.count[FS_EV_BOOST] == 5 &&
+	   c.count[FS_EV_REPLENISH] == 5 && c.count[FS_EV_POSTPONE] == 5 &&
+	   c.count[FS_EV_DEFER] == 6 && c.count[FS_EV_START] == 1 &&
+	   c.count[FS_EV_STOP] == 0 && c.count[FS_EV_IDLE] == 0,
+	   "event counters");
+	ok(c.dl_runtime == RT && c.dl_period == PERIOD,
+	   "parameters taken from the events");
+
+	fs_cpu_free(&c);
+	ok(c.starvation.buckets == NULL && c.preempt.buckets == NULL,
+	   "fs_cpu_free releases the histograms");
+	fs_cpu_free(&c);
+	ok(1, "fs_cpu_free twice is safe");
+}
+
+/* 4. Runtime used in the background shortens the starvation. */
+static void test_background(void)
+{
+	struct fs_outcome out;
+	struct fs_cpu c;
+	uint64_t dl = rq(T0) + PERIOD, start = T0 + 2 * US, boost, repl;
+
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	feed(&c, FS_EV_DEFER, T0, FL_B, RT, dl, &out);
+	feed(&c, FS_EV_START, start, FL_B, RT, dl, &out);
+	/* The fair hog ran 20 ms: the zero-laxity timer moves 20 ms on. */
+	feed(&c, FS_EV_DEFER, T0 + 950 * MS + 10 * US, FL_B, RT - 20 * MS, dl,
+	     &out);
+	ok(outcome_empty(&out) && c.state == FS_ST_ZL_WAIT,
+	   "a defer in B with less runtime: still B, nothing completed");
+	boost = zero_laxity(dl, RT - 20 * MS) + 20 * US;
+	feed(&c, FS_EV_BOOST, boost, FL_BOOST, RT - 20 * MS, dl, &out);
+	repl = boost + 5 * US;
+	feed(&c, FS_EV_REPLENISH, repl, FL_D, RT, rq(repl) + PERIOD, &out);
+	feed(&c, FS_EV_THROTTLE, repl + 50 * MS, FL_THR, 0, rq(repl) + PERIOD,
+	     &out);
+	ok(out.starvation && out.starvation_ns == repl - start - 20 * MS,
+	   "starvation less the 20 ms consumed: %llu (%llu)",
+	   (unsigned long long)(repl - start - 20 * MS),
+	   (unsigned long long)out.starvation_ns);
+	ok(out.starvation_ns == 950 * MS + 23 * US, "which is 950.023 ms");
+	ok(c.starvation.stat.count == 1 &&
+	   c.starvation.stat.sum == out.starvation_ns, "one sample in the hist");
+	fs_cpu_free(&c);
+
+	/* Two steps of consumption: the total counts, not the sum of steps. */
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	feed(&c, FS_EV_DEFER, T0, FL_B, RT, dl, &out);
+	feed(&c, FS_EV_START, start, FL_B, RT, dl, &out);
+	feed(&c, FS_EV_DEFER, T0 + 950 * MS, FL_B, RT - 5 * MS, dl, &out);
+	feed(&c, FS_EV_DEFER, T0 + 955 * MS, FL_B, RT - 12 * MS, dl, &out);
+	boost = zero_laxity(dl, RT - 12 * MS) + 20 * US;
+	feed(&c, FS_EV_BOOST, boost, FL_BOOST, RT - 12 * MS, dl, &out);
+	repl = boost + 5 * US;
+	feed(&c, FS_EV_REPLENISH, repl, FL_D, RT, rq(repl) + PERIOD, &out);
+	feed(&c, FS_EV_THROTTLE, repl + 50 * MS, FL_THR, 0, rq(repl) + PERIOD,
+	     &out);
+	ok(out.starvation && out.starvation_ns == repl - start - 12 * MS,
+	   "consumption in two steps counts 12 ms once (%llu)",
+	   (unsigned long long)out.starvation_ns);
+	fs_cpu_free(&c);
+
+	/* A smaller runtime of another period is no consumption. */
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	feed(&c, FS_EV_DEFER, T0, FL_B, RT, dl, &out);
+	feed(&c, FS_EV_START, start, FL_B, RT, dl, &out);
+	feed(&c, FS_EV_DEFER, T0 + 500 * MS, FL_B, RT - 20 * MS, dl + 7 * MS,
+	     &out);
+	boost = T0 + 950 * MS + 20 * US;
+	feed(&c, FS_EV_BOOST, boost, FL_BOOST, RT, dl, &out);
+	repl = boost + 5 * US;
+	feed(&c, FS_EV_REPLENISH, repl, FL_D, RT, rq(repl) + PERIOD, &out);
+	feed(&c, FS_EV_THROTTLE, repl + 50 * MS, FL_THR, 0, rq(repl) + PERIOD,
+	     &out);
+	ok(out.starvation && out.starvation_ns == repl - start,
+	   "runtime of another deadline is not consumption (%llu)",
+	   (unsigned long long)out.starvation_ns);
+	fs_cpu_free(&c);
+}
+
+/* Put @c in D by a boost; returns the replenish time. */
+static uint64_t boost_to_d(struct fs_cpu *c, uint64_t *rdl)
+{
+	struct fs_outcome out;
+	uint64_t dl = rq(T0) + PERIOD;
+	uint64_t boost = zero_laxity(dl, RT) + 20 * US, repl = boost + 5 * US;
+
+	feed(c, FS_EV_DEFER, T0, FL_B, RT, dl, &out);
+	feed(c, FS_EV_START, T0 + 2 * US, FL_B, RT, dl, &out);
+	feed(c, FS_EV_BOOST, boost, FL_BOOST, RT, dl, &out);
+	*rdl = rq(repl) + PERIOD;
+	feed(c, FS_EV_REPLENISH, repl, FL_D, RT, *rdl, &out);
+	return repl;
+}
+
+/* 5. Stops in D: held, resumed, or closing the episode. */
+static void test_stop(void)
+{
+	struct fs_outcome out;
+	struct fs_cpu c;
+	uint64_t repl, rdl, stop, thr, start;
+
+	/* Stop, then straight back to D: one episode. */
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	repl = boost_to_d(&c, &rdl);
+	ok(c.state == FS_ST_RUNNING && c.serve_boosted, "boosted into D");
+	stop = repl + 20 * MS;
+	feed(&c, FS_EV_STOP, stop, FL_STOP, RT - 20 * MS, rdl, &out);
+	ok(outcome_empty(&out) && c.state == FS_ST_INIT && c.stop_held,
+	   "stop in D: A, held, nothing completed yet");
+	feed(&c, FS_EV_START, stop + 3 * US, FL_D, RT - 20 * MS, rdl, &out);
+	ok(outcome_empty(&out) && c.state == FS_ST_RUNNING && !c.stop_held,
+	   "start straight back to D: the same episode goes on");
+	ok(c.preempt.stat.count == 0 && c.served_total == 0,
+	   "nothing accounted yet");
+	thr = repl + 50 * MS + 500 * US;
+	feed(&c, FS_EV_THROTTLE, thr, FL_THR, -(int64_t)(500 * US), rdl, &out);
+	ok(out.preemption && out.preempt_ns == thr - repl &&
+	   out.served_ns == 50 * MS + 500 * US,
+	   "the throttle closes one episode of %llu ns (%llu), served %llu",
+	   (unsigned long long)(thr - repl),
+	   (unsigned long long)out.preempt_ns,
+	   (unsigned long long)out.served_ns);
+	ok(c.preempt.stat.count == 1 && c.preempt.stat.sum == thr - repl,
+	   "preempt hist: one sample spanning the stop");
+	ok(c.served_total == 50 * MS + 500 * US && c.boosts == 1 &&
+	   c.starvation.stat.count == 1 && c.invalid == 0,
+	   "served, boosts, starvation and invalid after the resumed episode");
+	ok(c.count[FS_EV_STOP] == 1 && c.count[FS_EV_START] == 2,
+	   "stop and start are counted");
+	fs_cpu_finish(&c, &out);
+	ok(outcome_empty(&out), "finish with nothing held completes nothing");
+	fs_cpu_free(&c);
+
+	/* Stop, then a deferred start: the episode ended at the stop. */
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	repl = boost_to_d(&c, &rdl);
+	stop = repl + 20 * MS;
+	feed(&c, FS_EV_STOP, stop, FL_STOP, RT - 20 * MS, rdl, &out);
+	ok(outcome_empty(&out), "stop in D completes nothing yet");
+	start = stop + 300 * US;
+	feed(&c, FS_EV_DEFER, start, FL_B, RT, rq(start) + PERIOD, &out);
+	ok(out.preemption && out.preempt_ns == 20 * MS &&
+	   out.served_ns == 20 * MS && out.starvation && !out.invalid,
+	   "the next defer closes the episode (and its boost) at the stop: %llu ns (%llu)",
+	   (unsigned long long)(20 * MS), (unsigned long long)out.preempt_ns);
+	feed(&c, FS_EV_START, start + 2 * US, FL_B, RT, rq(start) + PERIOD,
+	     &out);
+	ok(outcome_empty(&out) && c.state == FS_ST_ZL_WAIT,
+	   "the start after it completes nothing more");
+	ok(c.preempt.stat.count == 1 && c.preempt.stat.sum == 20 * MS &&
+	   c.served_total == 20 * MS, "one 20 ms episode");
+	/* That start began a new wait. */
+	feed(&c, FS_EV_BOOST, start + 2 * US + 950 * MS, FL_BOOST, RT,
+	     rq(start) + PERIOD, &out);
+	feed(&c, FS_EV_REPLENISH, start + 2 * US + 950 * MS + 5 * US, FL_D, RT,
+	     rq(start) + 2 * PERIOD, &out);
+	feed(&c, FS_EV_THROTTLE, start + 2 * US + 1000 * MS, FL_THR, 0,
+	     rq(start) + 2 * PERIOD, &out);
+	ok(out.starvation && out.starvation_ns == 950 * MS + 5 * US,
+	   "the next starvation counts from the restart (%llu)",
+	   (unsigned long long)out.starvation_ns);
+	fs_cpu_free(&c);
+
+	/* Stop, then a start straight to B (no defer event first). */
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	repl = boost_to_d(&c, &rdl);
+	stop = repl + 7 * MS;
+	feed(&c, FS_EV_STOP, stop, FL_STOP, RT - 7 * MS, rdl, &out);
+	feed(&c, FS_EV_START, stop + 1 * MS, FL_B, RT, rq(stop) + PERIOD, &out);
+	ok(out.preemption && out.preempt_ns == 7 * MS &&
+	   out.served_ns == 7 * MS && c.state == FS_ST_ZL_WAIT,
+	   "a start to B closes the episode at the stop (%llu)",
+	   (unsigned long long)out.preempt_ns);
+	fs_cpu_free(&c);
+
+	/* Stop, then the end of the run. */
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	repl = boost_to_d(&c, &rdl);
+	stop = repl + 33 * MS;
+	feed(&c, FS_EV_STOP, stop, FL_STOP, RT - 33 * MS, rdl, &out);
+	ok(c.preempt.stat.count == 0 && c.stop_held, "stop held");
+	fs_cpu_finish(&c, &out);
+	ok(out.preemption && out.preempt_ns == 33 * MS &&
+	   out.served_ns == 33 * MS && !c.stop_held,
+	   "fs_cpu_finish closes the held stop at its timestamp (%llu)",
+	   (unsigned long long)out.preempt_ns);
+	ok(c.preempt.stat.count == 1 && c.served_total == 33 * MS,
+	   "and accounts it");
+	fs_cpu_finish(&c, &out);
+	ok(outcome_empty(&out) && c.preempt.stat.count == 1,
+	   "a second finish does nothing");
+	fs_cpu_free(&c);
+
+	/* Two stop/resume in one episode. */
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	repl = boost_to_d(&c, &rdl);
+	feed(&c, FS_EV_STOP, repl + 5 * MS, FL_STOP, RT - 5 * MS, rdl, &out);
+	feed(&c, FS_EV_START, repl + 5 * MS + 2 * US, FL_D, RT - 5 * MS, rdl,
+	     &out);
+	feed(&c, FS_EV_STOP, repl + 15 * MS, FL_STOP, RT - 15 * MS, rdl, &out);
+	feed(&c, FS_EV_START, repl + 15 * MS + 2 * US, FL_D, RT - 15 * MS, rdl,
+	     &out);
+	thr = repl + 50 * MS + 100 * US;
+	feed(&c, FS_EV_THROTTLE, thr, FL_THR, -(int64_t)(100 * US), rdl, &out);
+	ok(out.preemption && out.preempt_ns == thr - repl &&
+	   c.preempt.stat.count == 1 && c.served_total == 50 * MS + 100 * US,
+	   "two stop/resume pairs: still one episode");
+	fs_cpu_free(&c);
+
+	/* A non-boosted episode: served, but no preemption sample. */
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	feed(&c, FS_EV_START, T0, FL_D, RT, rq(T0) + PERIOD, &out);
+	ok(c.state == FS_ST_RUNNING && c.boosts == 0,
+	   "first event starting straight in D is no boost");
+	feed(&c, FS_EV_STOP, T0 + 3 * MS, FL_STOP, RT - 3 * MS,
+	     rq(T0) + PERIOD, &out);
+	fs_cpu_finish(&c, &out);
+	ok(!out.preemption && out.served_ns == 3 * MS &&
+	   c.preempt.stat.count == 0 && c.served_total == 3 * MS,
+	   "an unboosted episode counts served time only");
+	fs_cpu_free(&c);
+}
+
+/* 6. Transitions the state machine does not have are counted. */
+static void test_invalid(void)
+{
+	struct fs_outcome out;
+	struct fs_cpu c;
+	uint64_t dl = rq(T0) + PERIOD, rdl;
+
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	feed(&c, FS_EV_THROTTLE, T0, FL_THR, -1, dl, &out);
+	ok(!out.invalid && c.invalid == 0 && c.state == FS_ST_REPL_WAIT,
+	   "the first event is valid whatever it is");
+	fs_cpu_free(&c);
+
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	feed(&c, FS_EV_DEFER, T0, FL_B, RT, dl, &out);
+	ok(!out.invalid, "defer from unknown to B is valid");
+	feed(&c, FS_EV_START, T0 + 2 * US, FL_B, RT, dl, &out);
+	ok(!out.invalid && c.invalid == 0, "start B->B is valid");
+	feed(&c, FS_EV_THROTTLE, T0 + 10 * MS, FL_THR, -1, dl, &out);
+	ok(out.invalid && c.invalid == 1, "a throttle in B is invalid");
+	ok(c.state == FS_ST_REPL_WAIT, "the state follows the flags anyway");
+	ok(c.count[FS_EV_THROTTLE] == 1, "and the event is counted");
+	feed(&c, FS_EV_STOP, T0 + 11 * MS, 0, 0, dl, &out);
+	ok(!out.invalid && c.invalid == 1, "stop E->A is valid");
+	feed(&c, FS_EV_STOP, T0 + 12 * MS, 0, 0, dl, &out);
+	ok(out.invalid && c.invalid == 2, "a second stop (A->A) is invalid");
+	fs_cpu_free(&c);
+
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	feed(&c, FS_EV_DEFER, T0, FL_B, RT, dl, &out);
+	feed(&c, FS_EV_START, T0 + 2 * US, FL_B, RT, dl, &out);
+	feed(&c, FS_EV_BOOST, T0 + 950 * MS, FL_D, RT, dl, &out);
+	ok(out.invalid && c.invalid == 1, "a boost with the flags of D is invalid");
+	ok(c.state == FS_ST_RUNNING, "and lands in D");
+	fs_cpu_free(&c);
+
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	boost_to_d(&c, &rdl);
+	ok(c.invalid == 0, "the boost path is valid");
+	feed(&c, FS_EV_POSTPONE, T0 + 990 * MS, FL_B, RT, rdl + PERIOD, &out);
+	ok(out.invalid && c.invalid == 1, "a postpone D->B is invalid");
+	feed(&c, FS_EV_BOOST, T0 + 1990 * MS, FL_BOOST, RT, rdl + PERIOD, &out);
+	ok(!out.invalid && c.invalid == 1, "valid events after it are not");
+	fs_cpu_free(&c);
+}
+
+/* 7. Parameter changes. */
+static void test_params(void)
+{
+	struct fs_outcome out;
+	struct fs_event ev;
+	struct fs_cpu c;
+	uint64_t dl = rq(T0) + PERIOD, since, repl, rdl, stop, start;
+
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	feed(&c, FS_EV_DEFER, T0, FL_B, RT, dl, &out);
+	feed(&c, FS_EV_START, T0 + 2 * US, FL_B, RT, dl, &out);
+	since = c.state_since;
+	ev = mkev(FS_EV_PARAMS, T0 + 100 * MS, 0, 0, 0);
+	ev.dl_runtime = 100 * MS;
+	ev.dl_period = 500 * MS;
+	fs_cpu_event(&c, &ev, &out);
+	ok(c.dl_runtime == 100 * MS && c.dl_period == 500 * MS,
+	   "params set dl_runtime and dl_period");
+	ok(c.state == FS_ST_ZL_WAIT && c.state_since == since,
+	   "params leave the state alone (flags 0 would be A)");
+	ok(outcome_empty(&out) && c.invalid == 0 && c.count[FS_EV_PARAMS] == 1,
+	   "params: counted, valid, complete nothing");
+	fs_cpu_free(&c);
+
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	ev = mkev(FS_EV_PARAMS, T0, 0, 0, 0);
+	fs_cpu_event(&c, &ev, &out);
+	ok(c.state == FS_ST_UNKNOWN && c.invalid == 0,
+	   "params first: the state stays unknown");
+	fs_cpu_free(&c);
+
+	/*
+	 * A write to the debugfs files in D: stop, params, then a start that
+	 * defers again. The params event does not decide the held stop.
+	 */
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	repl = boost_to_d(&c, &rdl);
+	stop = repl + 15 * MS;
+	feed(&c, FS_EV_STOP, stop, FL_STOP, RT - 15 * MS, rdl, &out);
+	ev = mkev(FS_EV_PARAMS, stop + 10 * US, 0, 0, 0);
+	ev.dl_runtime = 40 * MS;
+	fs_cpu_event(&c, &ev, &out);
+	ok(outcome_empty(&out) && c.stop_held && c.state == FS_ST_INIT,
+	   "params after a stop in D keep the stop held");
+	start = stop + 20 * US;
+	feed(&c, FS_EV_DEFER, start, FL_B, 40 * MS, rq(start) + PERIOD, &out);
+	ok(out.preemption && out.preempt_ns == 15 * MS &&
+	   out.served_ns == 15 * MS,
+	   "the defer after them closes the episode at the stop (%llu)",
+	   (unsigned long long)out.preempt_ns);
+	ok(c.dl_runtime == RT, "the next event's parameters are taken");
+	fs_cpu_free(&c);
+
+	/* The same write answered by a start back to D: one episode. */
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	repl = boost_to_d(&c, &rdl);
+	stop = repl + 15 * MS;
+	feed(&c, FS_EV_STOP, stop, FL_STOP, RT - 15 * MS, rdl, &out);
+	ev = mkev(FS_EV_PARAMS, stop + 10 * US, 0, 0, 0);
+	fs_cpu_event(&c, &ev, &out);
+	feed(&c, FS_EV_START, stop + 20 * US, FL_D, RT - 15 * MS, rdl, &out);
+	ok(outcome_empty(&out) && c.state == FS_ST_RUNNING,
+	   "stop, params, start to D: the episode goes on");
+	feed(&c, FS_EV_THROTTLE, repl + 51 * MS, FL_THR, -(int64_t)MS, rdl,
+	     &out);
+	ok(out.preemption && out.preempt_ns == 51 * MS &&
+	   c.preempt.stat.count == 1, "and ends at the throttle");
+	fs_cpu_free(&c);
+}
+
+/* 8. Merging CPUs into the ALL row. */
+static void test_merge(void)
+{
+	struct fs_outcome out;
+	struct fs_cpu a, b, all, bad;
+	struct stream s;
+	uint64_t dl = rq(T0) + PERIOD, start = T0 + 400 * MS, boost, repl;
+	unsigned int i;
+	int ev, bad_n = 0;
+
+	if (cpu_init(&a) || cpu_init(&b) ||
+	    fs_cpu_init(&all, -1, BUCKET, ENTRIES)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	steady(&s, 5);
+	feed_range(&a, &s, 0, s.n, NULL);
+
+	/* b: one shorter starvation, a stop, an invalid event. */
+	/* A late wakeup keeps the deadline of an earlier activation. */
+	feed(&b, FS_EV_DEFER, start - 2 * US, FL_B, RT, dl, &out);
+	feed(&b, FS_EV_START, start, FL_B, RT, dl, &out);
+	feed(&b, FS_EV_DEFER, T0 + 600 * MS, FL_B, RT - 30 * MS, dl, &out);
+	boost = zero_laxity(dl, RT - 30 * MS) + 20 * US;
+	feed(&b, FS_EV_BOOST, boost, FL_BOOST, RT - 30 * MS, dl, &out);
+	repl = boost + 5 * US;
+	feed(&b, FS_EV_REPLENISH, repl, FL_D, RT, rq(repl) + PERIOD, &out);
+	feed(&b, FS_EV_STOP, repl + 2 * MS, FL_STOP, RT - 2 * MS,
+	     rq(repl) + PERIOD, &out);
+	feed(&b, FS_EV_STOP, repl + 3 * MS, 0, RT - 2 * MS,
+	     rq(repl) + PERIOD, &out);
+	ok(b.invalid == 1 && b.boosts == 1 && b.preempt.stat.count == 1 &&
+	   b.starvation.stat.count == 1 && b.served_total == 2 * MS,
+	   "second CPU: one boost, one 2 ms episode, one invalid");
+	ok(b.starvation.stat.sum == repl - start - 30 * MS &&
+	   b.starvation.stat.sum == 550 * MS + 25 * US,
+	   "second CPU: a starvation of 550.025 ms");
+
+	ok(fs_cpu_merge(&all, &a) == 0 && fs_cpu_merge(&all, &b) == 0,
+	   "merge two CPUs");
+	for (ev = 0; ev < FS_EV_NR; ev++)
+		if (all.count[ev] != a.count[ev] + b.count[ev])
+			bad_n++;
+	ok(bad_n == 0, "event counters are summed");
+	ok(all.boosts == 6 && all.invalid == 1, "boosts and invalid summed");
+	ok(all.served_total == a.served_total + b.served_total,
+	   "served_total summed");
+	ok(all.starvation.stat.count == 6 && all.preempt.stat.count == 6,
+	   "sample counts summed");
+	ok(all.starvation.stat.sum == a.starvation.stat.sum +
+				      b.starvation.stat.sum &&
+	   all.starvation.stat.min == b.starvation.stat.min &&
+	   all.starvation.stat.max == a.starvation.stat.max,
+	   "starvation sum/min/max merged");
+	ok(all.preempt.stat.sum == a.preempt.stat.sum + b.preempt.stat.sum &&
+	   all.preempt.stat.min == 2 * MS &&
+	   all.preempt.stat.max == 50 * MS + 500 * US,
+	   "preempt sum/min/max merged");
+	bad_n = 0;
+	for (i = 0; i < ENTRIES; i++) {
+		if (all.starvation.buckets[i] !=
+		    a.starvation.buckets[i] + b.starvation.buckets[i])
+			bad_n++;
+		if (all.preempt.buckets[i] !=
+		    a.preempt.buckets[i] + b.preempt.buckets[i])
+			bad_n++;
+	}
+	ok(bad_n == 0 && all.starvation.buckets[95] == 5 &&
+	   all.starvation.buckets[55] == 1 && all.preempt.buckets[0] == 1,
+	   "buckets summed");
+	ok(a.boosts == 5 && a.starvation.stat.count == 5 && b.boosts == 1,
+	   "sources are left alone");
+	ok(all.cpu == -1, "the ALL row keeps its cpu");
+
+	/* Different geometry. */
+	if (fs_cpu_init(&bad, 2, 1 * MS, ENTRIES)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	errno = 0;
+	ok(fs_cpu_merge(&all, &bad) == -1 && errno == EINVAL,
+	   "merging another bucket size fails");
+	fs_cpu_free(&bad);
+	if (fs_cpu_init(&bad, 2, BUCKET, ENTRIES / 2)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	errno = 0;
+	ok(fs_cpu_merge(&all, &bad) == -1 && errno == EINVAL,
+	   "merging another entry count fails");
+	fs_cpu_free(&bad);
+
+	errno = 0;
+	ok(fs_cpu_init(&bad, 2, BUCKET, 0) == -1 && errno == EINVAL,
+	   "fs_cpu_init with 0 entries fails");
+	fs_cpu_free(&bad);
+	errno = 0;
+	ok(fs_cpu_init(&bad, 2, 0, ENTRIES) == -1 && errno == EINVAL,
+	   "fs_cpu_init with bucket 0 fails");
+	fs_cpu_free(&bad);
+
+	fs_cpu_free(&a);
+	fs_cpu_free(&b);
+	fs_cpu_free(&all);
+}
+
+/* What the top mode does at each refresh: sum into a fresh ALL and read. */
+static bool refresh(const struct fs_cpu *c)
+{
+	struct fs_cpu all;
+	bool same;
+
+	if (fs_cpu_init(&all, -1, BUCKET, ENTRIES))
+		return false;
+	same = fs_cpu_merge(&all, c) == 0 && stats_eq(&all, c);
+	fs_cpu_free(&all);
+	return same;
+}
+
+/* 9. Reading the statistics mid-stream changes nothing. */
+static void test_refresh(void)
+{
+	struct fs_outcome once[MAX_EV], split[MAX_EV], fin_once, fin_split;
+	struct fs_cpu whole, part;
+	struct stream s;
+	int i, k, bad_stats = 0, bad_outs = 0, bad_refresh = 0;
+	int i_held = -1, i_d = -1;
+	uint64_t sum = 0, psum = 0, served = 0;
+
+	steady(&s, 2);
+	period_stop_resume(&s);
+	period(&s);
+	period_stop_end(&s);
+	ok(s.n <= MAX_EV && s.nstarv == 5 && s.npreempt == 5,
+	   "mixed stream of %d events, 5 episodes", s.n);
+	for (i = 0; i < s.n; i++) {
+		if (s.ev[i].type == FS_EV_STOP && i_held < 0)
+			i_held = i + 1;
+		if (s.ev[i].type == FS_EV_REPLENISH && i_d < 0)
+			i_d = i + 1;
+	}
+
+	if (cpu_init(&whole)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	feed_range(&whole, &s, 0, s.n, once);
+	fs_cpu_finish(&whole, &fin_once);
+	ok(whole.boosts == 5 && whole.invalid == 0 &&
+	   whole.starvation.stat.count == 5 && whole.preempt.stat.count == 5,
+	   "one shot: 5 boosts, 5 starvations, 5 preemptions, none invalid");
+	ok(fin_once.preemption && fin_once.preempt_ns == s.preempt[4],
+	   "one shot: the final held stop closed by finish");
+	for (i = 0; i < s.nstarv; i++) {
+		sum += s.starv[i];
+		psum += s.preempt[i];
+		served += s.served[i];
+	}
+	ok(whole.starvation.stat.sum == sum && whole.preempt.stat.sum == psum &&
+	   whole.served_total == served, "one shot: sums match the timestamps");
+	ok(whole.preempt.stat.max == 50 * MS + 700 * US &&
+	   whole.preempt.stat.min == 20 * MS,
+	   "one shot: the stop/resume episode is 50.7 ms, the stopped one 20 ms");
+
+	/* Split at every point, refresh, then go on. */
+	for (k = 0; k <= s.n; k++) {
+		if (cpu_init(&part)) {
+			ok(0, "fs_cpu_init");
+			fs_cpu_free(&whole);
+			return;
+		}
+		feed_range(&part, &s, 0, k, split);
+		if (!refresh(&part))
+			bad_refresh++;
+		feed_range(&part, &s, k, s.n, split);
+		if (!refresh(&part))
+			bad_refresh++;
+		fs_cpu_finish(&part, &fin_split);
+		if (!stats_eq(&part, &whole) || part.state != whole.state)
+			bad_stats++;
+		for (i = 0; i < s.n; i++)
+			if (!outcome_eq(&once[i], &split[i]))
+				bad_outs++;
+		if (!outcome_eq(&fin_once, &fin_split))
+			bad_outs++;
+		if (k == i_held)
+			ok(stats_eq(&part, &whole),
+			   "split between a stop in D and its start (event %d)",
+			   k);
+		if (k == i_d)
+			ok(stats_eq(&part, &whole),
+			   "split in the middle of a serving episode (event %d)",
+			   k);
+		if (k == s.n / 2)
+			ok(stats_eq(&part, &whole),
+			   "split at the half (event %d)", k);
+		fs_cpu_free(&part);
+	}
+	ok(bad_refresh == 0, "the ALL row of each refresh matches the CPU");
+	ok(bad_stats == 0, "all %d split points give the one-shot statistics",
+	   s.n + 1);
+	ok(bad_outs == 0, "and the same outcome for every event");
+
+	fs_cpu_free(&whole);
+}
+
+int main(void)
+{
+	test_state_of();
+	test_transitions();
+	test_steady();
+	test_background();
+	test_stop();
+	test_invalid();
+	test_params();
+	test_merge();
+	test_refresh();
+	return tap_done();
+}
