@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The events series, read from tracefs without the tool: with RT + fair
+# load on CPU 1, each period shows boost ~(period - runtime) after the
+# wait began, throttle ~runtime after the boost, then the server re-arms.
+# Fair load only (CPU 2): postponements, no boost. No load (CPU 3): no boost.
+. "$(dirname "$0")/lib.sh"
+secs=5
+
+echo 'type == 2' > $T/events/sched/sched_dl_throttle/filter
+echo 'type == 2' > $T/events/sched/sched_dl_replenish/filter
+for e in $T/events/sched/sched_dl_*; do echo 1 > "$e/enable"; done
+echo > $T/trace
+starve 1 $secs /tmp/ev
+fair-probe -c 2 -d $((secs + 1)) > /dev/null &
+fair-probe -c 2 -d $((secs + 1)) > /dev/null &
+wait
+echo 0 > $T/tracing_on
+for e in $T/events/sched/sched_dl_*; do echo 0 > "$e/enable"; done
+grep -v '^#' $T/trace > /tmp/ev.trace
+
+# Per CPU, the timestamps (s) of one event: times CPU EVENT
+times() {
+	awk -v cpu="cpu=$1" -v ev="$2:" '$0 ~ " " ev " " && $0 ~ cpu" " {
+		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { sub(":", "", $i); print $i } }' /tmp/ev.trace
+}
+boosts=($(times 1 sched_dl_server_boost))
+throttles=($(times 1 sched_dl_throttle))
+postpones=($(times 1 sched_dl_server_postpone))
+echo "# cpu1: ${#boosts[@]} boosts, ${#throttles[@]} throttles, ${#postpones[@]} postponements"
+check "cpu1: at least $((secs - 2)) boosts in ${secs}s (got ${#boosts[@]})" test ${#boosts[@]} -ge $((secs - 2))
+
+# Every boost but the first: ~0.95 s after the previous throttle's
+# postponement (the wait), and ~1 s after the previous boost.
+bad=0 n=0
+for ((i = 1; i < ${#boosts[@]}; i++)); do
+	d=$(awk -v a="${boosts[i]}" -v b="${boosts[i-1]}" 'BEGIN { print a - b }')
+	in_range "$d" 0.9 1.1 || { echo "# boost $i: $d s after the previous one"; bad=1; }
+	n=$((n + 1))
+done
+check "cpu1: boosts 1 s apart within 10% ($n intervals)" test $bad = 0
+
+bad=0 n=0
+for b in "${boosts[@]}"; do
+	# the first throttle after this boost
+	t=$(printf '%s\n' "${throttles[@]}" | awk -v b="$b" '$1 > b { print; exit }')
+	[ -n "$t" ] || continue
+	d=$(awk -v a="$t" -v b="$b" 'BEGIN { print a - b }')
+	in_range "$d" 0.045 0.0555 || { echo "# throttle $d s after boost at $b"; bad=1; }
+	n=$((n + 1))
+	# the wait before the next boost starts with a postponement right
+	# after the throttle: the server re-arms for zero laxity.
+	p=$(printf '%s\n' "${postpones[@]}" | awk -v t="$t" '$1 >= t { print; exit }')
+	nb=$(printf '%s\n' "${boosts[@]}" | awk -v t="$t" '$1 > t { print; exit }')
+	if [ -n "$p" ] && [ -n "$nb" ]; then
+		d=$(awk -v a="$nb" -v b="$p" 'BEGIN { print a - b }')
+		in_range "$d" 0.855 1.045 || { echo "# boost $d s after the re-arm at $p"; bad=1; }
+	fi
+done
+check "cpu1: throttle ~50 ms after each boost, next boost ~950 ms after re-arm ($n cycles)" \
+	test $bad = 0 -a $n -ge 2
+
+b2=$(times 2 sched_dl_server_boost | wc -l)
+p2=$(times 2 sched_dl_server_postpone | wc -l)
+echo "# cpu2 (fair load only): $b2 boosts, $p2 postponements"
+check "cpu2 (fair load only): no boost" test "$b2" = 0
+check "cpu2 (fair load only): postponements ($p2)" test "$p2" -ge 1
+# 6.12 has no idle-wait state: when an idle CPU's zero-laxity timer fires,
+# the server is boosted, finds nothing to run and stops. Such boosts serve
+# nothing, so no throttle follows them.
+b3=$(times 3 sched_dl_server_boost | wc -l)
+t3=$(times 3 sched_dl_throttle | wc -l)
+echo "# cpu3 (no RT load): $b3 boosts of an idle server, $t3 throttles"
+check "cpu3 (no RT load): no throttle, so no boost served anything" test "$t3" = 0
+echo "# sample:"; grep "cpu=1 " /tmp/ev.trace | tail -n 6 | sed 's/^ */#   /'
+done_tap

@@ -1,0 +1,29 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# A quiet system: fair load only on CPUs 1-2, CPU 3 idle. The tool must
+# report no boost, no RT preemption and no starvation anywhere.
+. "$(dirname "$0")/lib.sh"
+
+rtla fairsrv hist -c 0-3 -d 6s --json > /tmp/q.json 2> /tmp/q.err &
+tool=$!
+sleep 0.5
+fair-probe -c 1 -d 5 > /dev/null &
+fair-probe -c 1 -d 5 > /dev/null &
+fair-probe -c 2 -d 5 > /dev/null &
+wait $tool
+rc=$?
+wait
+check "rtla fairsrv hist exits 0 (got $rc)" test $rc = 0
+sed 's/^/# /' /tmp/q.err
+for cpu in 0 1 2 3; do
+	row=$(grep -o "{\"cpu\":$cpu,[^]]*" /tmp/q.json | sed 's/},{"cpu".*//')
+	boosts=$(sed -n 's/.*"boosts":\([0-9]*\).*/\1/p' <<< "$row")
+	starv=$(sed -n 's/.*"starvation":{"count":\([0-9]*\).*/\1/p' <<< "$row")
+	pre=$(sed -n 's/.*"rt_preempted":{"count":\([0-9]*\).*/\1/p' <<< "$row")
+	echo "# cpu$cpu: boosts $boosts, starvation episodes $starv, RT preemptions $pre"
+	[ "$boosts" = 0 ] || echo "# $row"
+	check "cpu$cpu: 0 boosts" test "$boosts" = 0
+	check "cpu$cpu: 0 starvation episodes" test "$starv" = 0
+	check "cpu$cpu: 0 RT preemption episodes" test "$pre" = 0
+done
+done_tap
