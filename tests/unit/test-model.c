@@ -111,7 +111,8 @@ static bool stats_eq(const struct fs_cpu *a, const struct fs_cpu *b)
 	for (i = 0; i < FS_EV_NR; i++)
 		if (a->count[i] != b->count[i])
 			return false;
-	return a->boosts == b->boosts && a->invalid == b->invalid &&
+	return a->boosts == b->boosts && a->idle_boosts == b->idle_boosts &&
+	       a->invalid == b->invalid &&
 	       a->served_total == b->served_total &&
 	       hist_eq(&a->starvation, &b->starvation) &&
 	       hist_eq(&a->preempt, &b->preempt);
@@ -238,6 +239,22 @@ static void period_stop_end(struct stream *s)
 	s->starv[s->nstarv++] = repl - s->wait_ts;
 	s->preempt[s->npreempt] = stop - repl;
 	s->served[s->npreempt++] = 20 * MS;
+}
+
+/*
+ * A boost on a CPU whose fair task left meanwhile: the server finds nothing
+ * to run and stops at once. A fair task wakes up again 300 ms later.
+ */
+static void period_idle_boost(struct stream *s)
+{
+	uint64_t boost = zero_laxity(s->deadline, RT) + 20 * US;
+	uint64_t repl = boost + 5 * US;
+	uint64_t rdl = rq(repl) + PERIOD;
+
+	add(s, FS_EV_BOOST, boost, FL_BOOST, RT, s->deadline);
+	add(s, FS_EV_REPLENISH, repl, FL_D, RT, rdl);
+	add(s, FS_EV_STOP, repl + 4 * US, FL_STOP, RT, rdl);
+	start_deferred(s, repl + 300 * MS);
 }
 
 /* Feed events [from, to) of @s; store the outcomes in @outs if given. */
@@ -427,18 +444,18 @@ static void test_steady(void)
 		const struct fs_outcome *r = &outs[s.repl_idx[i]];
 		const struct fs_outcome *t = &outs[s.thr_idx[i]];
 
-		ok(outcome_empty(b), "period %d: the boost itself completes nothing",
-		   i);
-		ok(!r->starvation && !r->preemption && !r->invalid,
+		ok(outcome_empty(b), "period %d: the boost completes nothing", i);
+		ok(outcome_empty(r),
 		   "period %d: the replenish into D completes nothing yet", i);
-		ok(t->starvation && t->starvation_ns == s.starv[i],
-		   "period %d: the throttle reports the starvation of %llu ns (%llu)",
+		ok(t->starvation && t->starvation_ns == s.starv[i] &&
+		   !t->invalid,
+		   "period %d: the throttle reports a starvation of %llu ns (%llu)",
 		   i, (unsigned long long)s.starv[i],
 		   (unsigned long long)t->starvation_ns);
-		ok(t->preemption && !t->invalid &&
-		   t->preempt_ns == s.preempt[i] && t->served_ns == s.served[i],
-		   "period %d: the throttle ends a preemption of %llu ns, %llu served",
-		   i, (unsigned long long)t->preempt_ns,
+		ok(t->preemption && t->preempt_ns == s.preempt[i] &&
+		   t->served_ns == s.served[i],
+		   "period %d: and a preemption of %llu ns, %llu served", i,
+		   (unsigned long long)t->preempt_ns,
 		   (unsigned long long)t->served_ns);
 		if (s.starv[i] < 949 * MS || s.starv[i] > 951 * MS)
 			bad_out++;
@@ -453,19 +470,17 @@ static void test_steady(void)
 	   "first starvation counts from the start, later ones from the postpone");
 	ok(s.preempt[0] == 50 * MS + 500 * US, "expected preemption 50.5 ms");
 
-	for (i = 0; i < s.n; i++) {
-		enum fs_ev t = s.ev[i].type;
-
-		if (t != FS_EV_REPLENISH && t != FS_EV_THROTTLE &&
-		    !outcome_empty(&outs[i]))
+	for (i = 0; i < s.n; i++)
+		if (s.ev[i].type != FS_EV_THROTTLE && !outcome_empty(&outs[i]))
 			other++;
-	}
-	ok(other == 0, "defer, start, boost and postpone complete nothing");
+	ok(other == 0, "only the throttles complete something");
 
 	ok(c.boosts == 5, "boosts == 5 (%llu)", (unsigned long long)c.boosts);
+	ok(c.idle_boosts == 0, "no idle boost");
 	ok(c.starvation.stat.count == 5, "5 starvation samples");
 	ok(c.starvation.stat.sum == sum && c.starvation.stat.min == min &&
-	   c.starvation.stat.max == max, "starvation sum/min/max from the timestamps");
+	   c.starvation.stat.max == max,
+	   "starvation sum/min/max from the timestamps");
 	ok(c.starvation.buckets[95] == 5 && c.starvation.over == 0,
 	   "starvations land in the 950 ms bucket");
 	ok(c.preempt.stat.count == 5 &&
@@ -496,6 +511,14 @@ static void test_steady(void)
 	ok(1, "fs_cpu_free twice is safe");
 }
 
+/* Serve from @repl until throttled 50.5 ms later; returns its outcome. */
+static void throttle_after(struct fs_cpu *c, uint64_t repl,
+			   struct fs_outcome *out)
+{
+	feed(c, FS_EV_THROTTLE, repl + 50 * MS + 500 * US, FL_THR,
+	     -(int64_t)(500 * US), rq(repl) + PERIOD, out);
+}
+
 /* 4. Runtime used in the background shortens the starvation. */
 static void test_background(void)
 {
@@ -518,8 +541,7 @@ static void test_background(void)
 	feed(&c, FS_EV_BOOST, boost, FL_BOOST, RT - 20 * MS, dl, &out);
 	repl = boost + 5 * US;
 	feed(&c, FS_EV_REPLENISH, repl, FL_D, RT, rq(repl) + PERIOD, &out);
-	feed(&c, FS_EV_THROTTLE, repl + 50 * MS, FL_THR, 0, rq(repl) + PERIOD,
-	     &out);
+	throttle_after(&c, repl, &out);
 	ok(out.starvation && out.starvation_ns == repl - start - 20 * MS,
 	   "starvation less the 20 ms consumed: %llu (%llu)",
 	   (unsigned long long)(repl - start - 20 * MS),
@@ -542,8 +564,7 @@ static void test_background(void)
 	feed(&c, FS_EV_BOOST, boost, FL_BOOST, RT - 12 * MS, dl, &out);
 	repl = boost + 5 * US;
 	feed(&c, FS_EV_REPLENISH, repl, FL_D, RT, rq(repl) + PERIOD, &out);
-	feed(&c, FS_EV_THROTTLE, repl + 50 * MS, FL_THR, 0, rq(repl) + PERIOD,
-	     &out);
+	throttle_after(&c, repl, &out);
 	ok(out.starvation && out.starvation_ns == repl - start - 12 * MS,
 	   "consumption in two steps counts 12 ms once (%llu)",
 	   (unsigned long long)out.starvation_ns);
@@ -562,8 +583,7 @@ static void test_background(void)
 	feed(&c, FS_EV_BOOST, boost, FL_BOOST, RT, dl, &out);
 	repl = boost + 5 * US;
 	feed(&c, FS_EV_REPLENISH, repl, FL_D, RT, rq(repl) + PERIOD, &out);
-	feed(&c, FS_EV_THROTTLE, repl + 50 * MS, FL_THR, 0, rq(repl) + PERIOD,
-	     &out);
+	throttle_after(&c, repl, &out);
 	ok(out.starvation && out.starvation_ns == repl - start,
 	   "runtime of another deadline is not consumption (%llu)",
 	   (unsigned long long)out.starvation_ns);
@@ -585,6 +605,9 @@ static uint64_t boost_to_d(struct fs_cpu *c, uint64_t *rdl)
 	return repl;
 }
 
+/* The starvation boost_to_d() ends: from its start to its replenish. */
+#define BOOST_WAIT	(950 * MS + 23 * US)
+
 /* 5. Stops in D: held, resumed, or closing the episode. */
 static void test_stop(void)
 {
@@ -598,7 +621,9 @@ static void test_stop(void)
 		return;
 	}
 	repl = boost_to_d(&c, &rdl);
-	ok(c.state == FS_ST_RUNNING && c.serve_boosted, "boosted into D");
+	ok(c.state == FS_ST_RUNNING && c.boosts == 0 &&
+	   c.starvation.stat.count == 0,
+	   "boosted into D; the boost is counted when the episode ends");
 	stop = repl + 20 * MS;
 	feed(&c, FS_EV_STOP, stop, FL_STOP, RT - 20 * MS, rdl, &out);
 	ok(outcome_empty(&out) && c.state == FS_ST_INIT && c.stop_held,
@@ -616,6 +641,8 @@ static void test_stop(void)
 	   (unsigned long long)(thr - repl),
 	   (unsigned long long)out.preempt_ns,
 	   (unsigned long long)out.served_ns);
+	ok(out.starvation && out.starvation_ns == BOOST_WAIT,
+	   "and reports the starvation before it");
 	ok(c.preempt.stat.count == 1 && c.preempt.stat.sum == thr - repl,
 	   "preempt hist: one sample spanning the stop");
 	ok(c.served_total == 50 * MS + 500 * US && c.boosts == 1 &&
@@ -639,9 +666,11 @@ static void test_stop(void)
 	start = stop + 300 * US;
 	feed(&c, FS_EV_DEFER, start, FL_B, RT, rq(start) + PERIOD, &out);
 	ok(out.preemption && out.preempt_ns == 20 * MS &&
-	   out.served_ns == 20 * MS && out.starvation && !out.invalid,
-	   "the next defer closes the episode (and its boost) at the stop: %llu ns (%llu)",
+	   out.served_ns == 20 * MS && !out.invalid,
+	   "the next defer closes the episode at the stop: %llu ns (%llu)",
 	   (unsigned long long)(20 * MS), (unsigned long long)out.preempt_ns);
+	ok(out.starvation && out.starvation_ns == BOOST_WAIT && c.boosts == 1,
+	   "with the boost and its starvation");
 	feed(&c, FS_EV_START, start + 2 * US, FL_B, RT, rq(start) + PERIOD,
 	     &out);
 	ok(outcome_empty(&out) && c.state == FS_ST_ZL_WAIT,
@@ -651,10 +680,9 @@ static void test_stop(void)
 	/* That start began a new wait. */
 	feed(&c, FS_EV_BOOST, start + 2 * US + 950 * MS, FL_BOOST, RT,
 	     rq(start) + PERIOD, &out);
-	feed(&c, FS_EV_REPLENISH, start + 2 * US + 950 * MS + 5 * US, FL_D, RT,
-	     rq(start) + 2 * PERIOD, &out);
-	feed(&c, FS_EV_THROTTLE, start + 2 * US + 1000 * MS, FL_THR, 0,
-	     rq(start) + 2 * PERIOD, &out);
+	repl = start + 2 * US + 950 * MS + 5 * US;
+	feed(&c, FS_EV_REPLENISH, repl, FL_D, RT, rq(repl) + PERIOD, &out);
+	throttle_after(&c, repl, &out);
 	ok(out.starvation && out.starvation_ns == 950 * MS + 5 * US,
 	   "the next starvation counts from the restart (%llu)",
 	   (unsigned long long)out.starvation_ns);
@@ -689,8 +717,10 @@ static void test_stop(void)
 	   out.served_ns == 33 * MS && !c.stop_held,
 	   "fs_cpu_finish closes the held stop at its timestamp (%llu)",
 	   (unsigned long long)out.preempt_ns);
-	ok(c.preempt.stat.count == 1 && c.served_total == 33 * MS,
-	   "and accounts it");
+	ok(out.starvation && out.starvation_ns == BOOST_WAIT,
+	   "and reports its starvation");
+	ok(c.preempt.stat.count == 1 && c.served_total == 33 * MS &&
+	   c.boosts == 1 && c.starvation.stat.count == 1, "and accounts it");
 	fs_cpu_finish(&c, &out);
 	ok(outcome_empty(&out) && c.preempt.stat.count == 1,
 	   "a second finish does nothing");
@@ -711,8 +741,8 @@ static void test_stop(void)
 	thr = repl + 50 * MS + 100 * US;
 	feed(&c, FS_EV_THROTTLE, thr, FL_THR, -(int64_t)(100 * US), rdl, &out);
 	ok(out.preemption && out.preempt_ns == thr - repl &&
-	   c.preempt.stat.count == 1 && c.served_total == 50 * MS + 100 * US,
-	   "two stop/resume pairs: still one episode");
+	   c.preempt.stat.count == 1 && c.served_total == 50 * MS + 100 * US &&
+	   c.boosts == 1, "two stop/resume pairs: still one episode");
 	fs_cpu_free(&c);
 
 	/* A non-boosted episode: served, but no preemption sample. */
@@ -726,9 +756,107 @@ static void test_stop(void)
 	feed(&c, FS_EV_STOP, T0 + 3 * MS, FL_STOP, RT - 3 * MS,
 	     rq(T0) + PERIOD, &out);
 	fs_cpu_finish(&c, &out);
-	ok(!out.preemption && out.served_ns == 3 * MS &&
-	   c.preempt.stat.count == 0 && c.served_total == 3 * MS,
+	ok(!out.preemption && !out.starvation && out.served_ns == 3 * MS &&
+	   c.preempt.stat.count == 0 && c.served_total == 3 * MS &&
+	   c.boosts == 0 && c.idle_boosts == 0,
 	   "an unboosted episode counts served time only");
+	fs_cpu_free(&c);
+}
+
+/*
+ * 5c. A run that starts in the middle of a wait: the first boost counts,
+ * with its preemption; where the wait began is not known.
+ */
+static void test_mid_wait(void)
+{
+	struct fs_outcome out;
+	struct fs_cpu c;
+	uint64_t dl = rq(T0) + PERIOD, repl = T0 + 5 * US;
+
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	feed(&c, FS_EV_BOOST, T0, FL_BOOST, RT, dl, &out);
+	ok(!out.invalid && c.state == FS_ST_ZL_WAIT,
+	   "a boost as the first event puts the CPU in B");
+	feed(&c, FS_EV_REPLENISH, repl, FL_D, RT, rq(repl) + PERIOD, &out);
+	throttle_after(&c, repl, &out);
+	ok(out.preemption && out.preempt_ns == 50 * MS + 500 * US &&
+	   c.boosts == 1 && c.preempt.stat.count == 1 && c.invalid == 0,
+	   "its episode counts a boost and a preemption");
+	fs_cpu_free(&c);
+}
+
+/* 5b. Boosts that serve nothing: an idle CPU's server. */
+static void test_idle_boost(void)
+{
+	struct fs_outcome out;
+	struct fs_cpu c;
+	uint64_t repl, rdl, start, dl = rq(T0) + PERIOD;
+
+	/* Boosted, nothing to run, stopped at once; then a new start. */
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	repl = boost_to_d(&c, &rdl);
+	feed(&c, FS_EV_STOP, repl + 4 * US, FL_STOP, RT, rdl, &out);
+	ok(outcome_empty(&out) && c.stop_held, "the stop is held");
+	start = repl + 200 * MS;
+	feed(&c, FS_EV_DEFER, start, FL_B, RT, rq(start) + PERIOD, &out);
+	ok(!out.preemption && !out.starvation && out.served_ns == 0 &&
+	   !out.invalid, "a boost that served nothing reports nothing");
+	ok(c.boosts == 0 && c.idle_boosts == 1, "it is an idle boost (%llu/%llu)",
+	   (unsigned long long)c.boosts, (unsigned long long)c.idle_boosts);
+	ok(c.starvation.stat.count == 0 && c.preempt.stat.count == 0 &&
+	   c.served_total == 0, "and no sample");
+	fs_cpu_free(&c);
+
+	/* The same closed by the end of the run. */
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	repl = boost_to_d(&c, &rdl);
+	feed(&c, FS_EV_STOP, repl + 4 * US, FL_STOP, RT, rdl, &out);
+	fs_cpu_finish(&c, &out);
+	ok(!out.preemption && !out.starvation && c.idle_boosts == 1 &&
+	   c.boosts == 0, "an idle boost closed by fs_cpu_finish");
+	fs_cpu_free(&c);
+
+	/* 1 us served is a boost. */
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	repl = boost_to_d(&c, &rdl);
+	feed(&c, FS_EV_STOP, repl + 4 * US, FL_STOP, RT - 1 * US, rdl, &out);
+	fs_cpu_finish(&c, &out);
+	ok(out.preemption && out.starvation && c.boosts == 1 &&
+	   c.idle_boosts == 0, "a boost that served 1 us is a boost");
+	fs_cpu_free(&c);
+
+	/* Idle time used the runtime up while waiting: nothing starved. */
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	feed(&c, FS_EV_DEFER, T0, FL_B, RT, dl, &out);
+	feed(&c, FS_EV_START, T0 + 2 * US, FL_B, RT, dl, &out);
+	feed(&c, FS_EV_IDLE, T0 + 300 * MS, FL_B, 0, dl, &out);
+	ok(outcome_empty(&out) && c.state == FS_ST_ZL_WAIT,
+	   "an idle event in B stays in B");
+	feed(&c, FS_EV_BOOST, zero_laxity(dl, 0), FL_BOOST, 0, dl, &out);
+	repl = zero_laxity(dl, 0) + 5 * US;
+	feed(&c, FS_EV_REPLENISH, repl, FL_D, RT, rq(repl) + PERIOD, &out);
+	throttle_after(&c, repl, &out);
+	ok(!out.starvation && !out.preemption &&
+	   out.served_ns == 50 * MS + 500 * US,
+	   "serving after an idle wait: served, but no starvation");
+	ok(c.boosts == 0 && c.starvation.stat.count == 0 &&
+	   c.preempt.stat.count == 0 && c.served_total == 50 * MS + 500 * US,
+	   "no boost, no sample");
 	fs_cpu_free(&c);
 }
 
@@ -903,6 +1031,20 @@ static void test_merge(void)
 	     rq(repl) + PERIOD, &out);
 	feed(&b, FS_EV_STOP, repl + 3 * MS, 0, RT - 2 * MS,
 	     rq(repl) + PERIOD, &out);
+	/* Then an idle boost. */
+	start = repl + 100 * MS;
+	feed(&b, FS_EV_DEFER, start, FL_B, RT, rq(start) + PERIOD, &out);
+	feed(&b, FS_EV_START, start + 2 * US, FL_B, RT, rq(start) + PERIOD,
+	     &out);
+	boost = zero_laxity(rq(start) + PERIOD, RT) + 20 * US;
+	feed(&b, FS_EV_BOOST, boost, FL_BOOST, RT, rq(start) + PERIOD, &out);
+	feed(&b, FS_EV_REPLENISH, boost + 5 * US, FL_D, RT,
+	     rq(boost) + PERIOD, &out);
+	feed(&b, FS_EV_STOP, boost + 9 * US, FL_STOP, RT, rq(boost) + PERIOD,
+	     &out);
+	fs_cpu_finish(&b, &out);
+	ok(b.idle_boosts == 1, "second CPU: one idle boost");
+	start = T0 + 400 * MS;
 	ok(b.invalid == 1 && b.boosts == 1 && b.preempt.stat.count == 1 &&
 	   b.starvation.stat.count == 1 && b.served_total == 2 * MS,
 	   "second CPU: one boost, one 2 ms episode, one invalid");
@@ -916,7 +1058,8 @@ static void test_merge(void)
 		if (all.count[ev] != a.count[ev] + b.count[ev])
 			bad_n++;
 	ok(bad_n == 0, "event counters are summed");
-	ok(all.boosts == 6 && all.invalid == 1, "boosts and invalid summed");
+	ok(all.boosts == 6 && all.idle_boosts == 1 && all.invalid == 1,
+	   "boosts, idle boosts and invalid summed");
 	ok(all.served_total == a.served_total + b.served_total,
 	   "served_total summed");
 	ok(all.starvation.stat.count == 6 && all.preempt.stat.count == 6,
@@ -1004,6 +1147,7 @@ static void test_refresh(void)
 	steady(&s, 2);
 	period_stop_resume(&s);
 	period(&s);
+	period_idle_boost(&s);
 	period_stop_end(&s);
 	ok(s.n <= MAX_EV && s.nstarv == 5 && s.npreempt == 5,
 	   "mixed stream of %d events, 5 episodes", s.n);
@@ -1020,10 +1164,11 @@ static void test_refresh(void)
 	}
 	feed_range(&whole, &s, 0, s.n, once);
 	fs_cpu_finish(&whole, &fin_once);
-	ok(whole.boosts == 5 && whole.invalid == 0 &&
+	ok(whole.boosts == 5 && whole.idle_boosts == 1 && whole.invalid == 0 &&
 	   whole.starvation.stat.count == 5 && whole.preempt.stat.count == 5,
-	   "one shot: 5 boosts, 5 starvations, 5 preemptions, none invalid");
-	ok(fin_once.preemption && fin_once.preempt_ns == s.preempt[4],
+	   "one shot: 5 boosts, 1 idle, 5 starvations and preemptions");
+	ok(fin_once.preemption && fin_once.preempt_ns == s.preempt[4] &&
+	   fin_once.starvation && fin_once.starvation_ns == s.starv[4],
 	   "one shot: the final held stop closed by finish");
 	for (i = 0; i < s.nstarv; i++) {
 		sum += s.starv[i];
@@ -1085,6 +1230,8 @@ int main(void)
 	test_steady();
 	test_background();
 	test_stop();
+	test_idle_boost();
+	test_mid_wait();
 	test_invalid();
 	test_params();
 	test_merge();
