@@ -283,17 +283,18 @@ static void test_state_of(void)
 		unsigned int flags;
 		enum fs_state st;
 	} cases[] = {
-		{ 0,							FS_ST_INIT },
-		{ FS_FLAG_RUNNING,					FS_ST_INIT },
-		{ FS_FLAG_THROTTLED | FS_FLAG_ARMED,			FS_ST_INIT },
-		{ FS_FLAG_THROTTLED | FS_FLAG_ARMED | FS_FLAG_RUNNING,	FS_ST_INIT },
-		{ FS_FLAG_ACTIVE | FS_FLAG_THROTTLED | FS_FLAG_ARMED,	FS_ST_ZL_WAIT },
-		{ FL_BOOST,						FS_ST_ZL_WAIT },
-		{ FS_FLAG_ACTIVE,					FS_ST_RUNNING },
-		{ FS_FLAG_ACTIVE | FS_FLAG_RUNNING,			FS_ST_RUNNING },
-		{ FS_FLAG_ACTIVE | FS_FLAG_ARMED,			FS_ST_RUNNING },
-		{ FS_FLAG_ACTIVE | FS_FLAG_THROTTLED,			FS_ST_REPL_WAIT },
-		{ FS_FLAG_ACTIVE | FS_FLAG_THROTTLED | FS_FLAG_RUNNING,	FS_ST_REPL_WAIT },
+		{ 0, FS_ST_INIT },
+		{ FS_FLAG_RUNNING, FS_ST_INIT },
+		{ FS_FLAG_THROTTLED | FS_FLAG_ARMED, FS_ST_INIT },
+		{ FS_FLAG_THROTTLED | FS_FLAG_ARMED | FS_FLAG_RUNNING,
+		  FS_ST_INIT },
+		{ FL_B, FS_ST_ZL_WAIT },
+		{ FL_BOOST, FS_ST_ZL_WAIT },
+		{ FS_FLAG_ACTIVE, FS_ST_RUNNING },
+		{ FL_D, FS_ST_RUNNING },
+		{ FS_FLAG_ACTIVE | FS_FLAG_ARMED, FS_ST_RUNNING },
+		{ FS_FLAG_ACTIVE | FS_FLAG_THROTTLED, FS_ST_REPL_WAIT },
+		{ FL_THR, FS_ST_REPL_WAIT },
 	};
 	unsigned int i, f, bad = 0;
 
@@ -345,7 +346,8 @@ static void test_transitions(void)
 	} valid[] = {
 		{ FS_EV_START, A, B }, { FS_EV_START, A, D },
 		{ FS_EV_START, B, B }, { FS_EV_START, D, D },
-		{ FS_EV_STOP, B, A }, { FS_EV_STOP, D, A }, { FS_EV_STOP, E, A },
+		{ FS_EV_STOP, B, A }, { FS_EV_STOP, D, A },
+		{ FS_EV_STOP, E, A },
 		{ FS_EV_DEFER, A, B }, { FS_EV_DEFER, B, B },
 		{ FS_EV_DEFER, E, B },
 		{ FS_EV_POSTPONE, B, B }, { FS_EV_POSTPONE, E, B },
@@ -374,7 +376,8 @@ static void test_transitions(void)
 	for (i = 0; i < sizeof(valid) / sizeof(valid[0]); i++)
 		ok(fs_transition_valid(valid[i].ev, valid[i].from, valid[i].to),
 		   "%s %s->%s is valid", fs_ev_name(valid[i].ev),
-		   fs_state_letter(valid[i].from), fs_state_letter(valid[i].to));
+		   fs_state_letter(valid[i].from),
+		   fs_state_letter(valid[i].to));
 	for (i = 0; i < sizeof(invalid) / sizeof(invalid[0]); i++)
 		ok(!fs_transition_valid(invalid[i].ev, invalid[i].from,
 					invalid[i].to),
@@ -444,12 +447,13 @@ static void test_steady(void)
 		const struct fs_outcome *r = &outs[s.repl_idx[i]];
 		const struct fs_outcome *t = &outs[s.thr_idx[i]];
 
-		ok(outcome_empty(b), "period %d: the boost completes nothing", i);
+		ok(outcome_empty(b), "period %d: the boost completes nothing",
+		   i);
 		ok(outcome_empty(r),
 		   "period %d: the replenish into D completes nothing yet", i);
 		ok(t->starvation && t->starvation_ns == s.starv[i] &&
 		   !t->invalid,
-		   "period %d: the throttle reports a starvation of %llu ns (%llu)",
+		   "period %d: the throttle reports starvation %llu ns (%llu)",
 		   i, (unsigned long long)s.starv[i],
 		   (unsigned long long)t->starvation_ns);
 		ok(t->preemption && t->preempt_ns == s.preempt[i] &&
@@ -467,7 +471,7 @@ static void test_steady(void)
 	}
 	ok(bad_out == 0, "the expected starvations are all about 950 ms");
 	ok(s.starv[0] == 950 * MS + 23 * US && s.starv[1] == 950 * MS + 25 * US,
-	   "first starvation counts from the start, later ones from the postpone");
+	   "first starvation counts from the start, later from the postpone");
 	ok(s.preempt[0] == 50 * MS + 500 * US, "expected preemption 50.5 ms");
 
 	for (i = 0; i < s.n; i++)
@@ -493,7 +497,8 @@ static void test_steady(void)
 	   "served_total == 5 * 50.5 ms (%llu)",
 	   (unsigned long long)c.served_total);
 	ok(c.invalid == 0, "no invalid transition");
-	ok(c.state == FS_ST_ZL_WAIT, "ends in B (%s)", fs_state_letter(c.state));
+	ok(c.state == FS_ST_ZL_WAIT, "ends in B (%s)",
+	   fs_state_letter(c.state));
 	ok(c.state_since == s.ev[s.n - 2].ts,
 	   "B entered at the last postpone");
 	ok(c.count[FS_EV_THROTTLE] == 5 && c.count[FS_EV_BOOST] == 5 &&
@@ -548,7 +553,8 @@ static void test_background(void)
 	   (unsigned long long)out.starvation_ns);
 	ok(out.starvation_ns == 950 * MS + 23 * US, "which is 950.023 ms");
 	ok(c.starvation.stat.count == 1 &&
-	   c.starvation.stat.sum == out.starvation_ns, "one sample in the hist");
+	   c.starvation.stat.sum == out.starvation_ns,
+	   "one sample in the hist");
 	fs_cpu_free(&c);
 
 	/* Two steps of consumption: the total counts, not the sum of steps. */
@@ -807,7 +813,8 @@ static void test_idle_boost(void)
 	feed(&c, FS_EV_DEFER, start, FL_B, RT, rq(start) + PERIOD, &out);
 	ok(!out.preemption && !out.starvation && out.served_ns == 0 &&
 	   !out.invalid, "a boost that served nothing reports nothing");
-	ok(c.boosts == 0 && c.idle_boosts == 1, "it is an idle boost (%llu/%llu)",
+	ok(c.boosts == 0 && c.idle_boosts == 1,
+	   "it is an idle boost (%llu/%llu)",
 	   (unsigned long long)c.boosts, (unsigned long long)c.idle_boosts);
 	ok(c.starvation.stat.count == 0 && c.preempt.stat.count == 0 &&
 	   c.served_total == 0, "and no sample");
@@ -901,7 +908,8 @@ static void test_invalid(void)
 	feed(&c, FS_EV_DEFER, T0, FL_B, RT, dl, &out);
 	feed(&c, FS_EV_START, T0 + 2 * US, FL_B, RT, dl, &out);
 	feed(&c, FS_EV_BOOST, T0 + 950 * MS, FL_D, RT, dl, &out);
-	ok(out.invalid && c.invalid == 1, "a boost with the flags of D is invalid");
+	ok(out.invalid && c.invalid == 1,
+	   "a boost with the flags of D is invalid");
 	ok(c.state == FS_ST_RUNNING, "and lands in D");
 	fs_cpu_free(&c);
 
@@ -1007,6 +1015,7 @@ static void test_merge(void)
 	struct fs_cpu a, b, all, bad;
 	struct stream s;
 	uint64_t dl = rq(T0) + PERIOD, start = T0 + 400 * MS, boost, repl;
+	uint64_t idle;
 	unsigned int i;
 	int ev, bad_n = 0;
 
@@ -1018,8 +1027,10 @@ static void test_merge(void)
 	steady(&s, 5);
 	feed_range(&a, &s, 0, s.n, NULL);
 
-	/* b: one shorter starvation, a stop, an invalid event. */
-	/* A late wakeup keeps the deadline of an earlier activation. */
+	/*
+	 * b: a shorter starvation (a late wakeup keeps the deadline of an
+	 * earlier activation), a stop, an invalid event, an idle boost.
+	 */
 	feed(&b, FS_EV_DEFER, start - 2 * US, FL_B, RT, dl, &out);
 	feed(&b, FS_EV_START, start, FL_B, RT, dl, &out);
 	feed(&b, FS_EV_DEFER, T0 + 600 * MS, FL_B, RT - 30 * MS, dl, &out);
@@ -1032,19 +1043,18 @@ static void test_merge(void)
 	feed(&b, FS_EV_STOP, repl + 3 * MS, 0, RT - 2 * MS,
 	     rq(repl) + PERIOD, &out);
 	/* Then an idle boost. */
-	start = repl + 100 * MS;
-	feed(&b, FS_EV_DEFER, start, FL_B, RT, rq(start) + PERIOD, &out);
-	feed(&b, FS_EV_START, start + 2 * US, FL_B, RT, rq(start) + PERIOD,
+	idle = repl + 100 * MS;
+	feed(&b, FS_EV_DEFER, idle, FL_B, RT, rq(idle) + PERIOD, &out);
+	feed(&b, FS_EV_START, idle + 2 * US, FL_B, RT, rq(idle) + PERIOD,
 	     &out);
-	boost = zero_laxity(rq(start) + PERIOD, RT) + 20 * US;
-	feed(&b, FS_EV_BOOST, boost, FL_BOOST, RT, rq(start) + PERIOD, &out);
+	boost = zero_laxity(rq(idle) + PERIOD, RT) + 20 * US;
+	feed(&b, FS_EV_BOOST, boost, FL_BOOST, RT, rq(idle) + PERIOD, &out);
 	feed(&b, FS_EV_REPLENISH, boost + 5 * US, FL_D, RT,
 	     rq(boost) + PERIOD, &out);
 	feed(&b, FS_EV_STOP, boost + 9 * US, FL_STOP, RT, rq(boost) + PERIOD,
 	     &out);
 	fs_cpu_finish(&b, &out);
 	ok(b.idle_boosts == 1, "second CPU: one idle boost");
-	start = T0 + 400 * MS;
 	ok(b.invalid == 1 && b.boosts == 1 && b.preempt.stat.count == 1 &&
 	   b.starvation.stat.count == 1 && b.served_total == 2 * MS,
 	   "second CPU: one boost, one 2 ms episode, one invalid");
@@ -1179,7 +1189,7 @@ static void test_refresh(void)
 	   whole.served_total == served, "one shot: sums match the timestamps");
 	ok(whole.preempt.stat.max == 50 * MS + 700 * US &&
 	   whole.preempt.stat.min == 20 * MS,
-	   "one shot: the stop/resume episode is 50.7 ms, the stopped one 20 ms");
+	   "one shot: the stop/resume episode is 50.7 ms, the stopped 20 ms");
 
 	/* Split at every point, refresh, then go on. */
 	for (k = 0; k <= s.n; k++) {
@@ -1208,7 +1218,7 @@ static void test_refresh(void)
 			   k);
 		if (k == i_d)
 			ok(stats_eq(&part, &whole),
-			   "split in the middle of a serving episode (event %d)",
+			   "split in a serving episode (event %d)",
 			   k);
 		if (k == s.n / 2)
 			ok(stats_eq(&part, &whole),
