@@ -165,10 +165,12 @@ static void serve_begin(struct fs_cpu *c, const struct fs_event *ev,
 {
 	c->serve_start = ev->ts;
 	c->serve_runtime = ev->runtime;
+	c->serve_boosted = boosted;
 	/* After the CPU idled its runtime away, nothing starved. */
-	c->serve_boosted = boosted && !(c->waiting && c->wait_idle);
+	c->serve_idle_wait = boosted && c->waiting && c->wait_idle;
+	c->serve_wait_known = boosted && c->waiting;
 	c->serve_waited = 0;
-	if (c->serve_boosted && c->waiting) {
+	if (c->serve_wait_known) {
 		uint64_t waited = ev->ts - c->wait_start;
 
 		c->serve_waited = waited > c->consumed ? waited - c->consumed : 0;
@@ -190,14 +192,16 @@ static void serve_end(struct fs_cpu *c, const struct fs_event *ev,
 	c->served_total += out->served_ns;
 	if (!c->serve_boosted)
 		return;
-	if (!out->served_ns) {
+	if (c->serve_idle_wait || !out->served_ns) {
 		c->idle_boosts++;
 		return;
 	}
 	c->boosts++;
-	fs_hist_add(&c->starvation, c->serve_waited);
-	out->starvation = true;
-	out->starvation_ns = c->serve_waited;
+	if (c->serve_wait_known) {
+		fs_hist_add(&c->starvation, c->serve_waited);
+		out->starvation = true;
+		out->starvation_ns = c->serve_waited;
+	}
 	out->preemption = true;
 	out->preempt_ns = ev->ts - c->serve_start;
 	fs_hist_add(&c->preempt, out->preempt_ns);

@@ -108,6 +108,8 @@ struct fs_cpu {
 	int64_t serve_runtime;
 	bool serve_boosted;	/* it began with a boost */
 	uint64_t serve_waited;	/* the starvation that boost ended */
+	bool serve_wait_known;	/* the wait's start was seen */
+	bool serve_idle_wait;	/* idle time used the runtime up meanwhile */
 	/*
 	 * A stop in D is often followed at once by a start straight back to
 	 * D (the fair class briefly had nothing to pick): the same episode.
