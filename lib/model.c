@@ -83,7 +83,7 @@ const char *fs_state_letter(enum fs_state st)
 	return st < FS_ST_NR ? state_letters[st] : "!";
 }
 
-/* Name of an event without its sched_dl_ prefix. */
+/* Name of an event without its sched_dl_ prefix: the tracefs name. */
 const char *fs_ev_name(enum fs_ev ev)
 {
 	return ev < FS_EV_NR ? ev_names[ev] : "invalid";

@@ -18,20 +18,8 @@
 
 #define INSTANCE_PREFIX		"rtla_fairsrv_"
 #define SYSTEM			"sched"
-#define TYPE_FAIR_SERVER	2
-
-/* The events we read, by model event. */
-static const char *const event_names[FS_EV_NR] = {
-	[FS_EV_START]		= "sched_dl_server_start",
-	[FS_EV_STOP]		= "sched_dl_server_stop",
-	[FS_EV_DEFER]		= "sched_dl_server_defer",
-	[FS_EV_POSTPONE]	= "sched_dl_server_postpone",
-	[FS_EV_BOOST]		= "sched_dl_server_boost",
-	[FS_EV_IDLE]		= "sched_dl_server_idle",
-	[FS_EV_THROTTLE]	= "sched_dl_throttle",
-	[FS_EV_REPLENISH]	= "sched_dl_replenish",
-	[FS_EV_PARAMS]		= "sched_dl_server_params",
-};
+/* Only the fair server of the events DL tasks share (type 2). */
+#define FAIR_SERVER_FILTER	"type == 2"
 
 /* Field handles of one event; flags, runtime, deadline absent for params. */
 struct ev_fields {
@@ -46,6 +34,7 @@ struct fs_trace {
 	struct tracefs_instance *inst;	/* what we consume */
 	struct tracefs_instance *rec;	/* -t: kept for saving */
 	struct ev_fields f[FS_EV_NR];
+	char names[FS_EV_NR][48];	/* sched_dl_<fs_ev_name()> */
 	struct fs_run *run;		/* while collecting */
 	char name[64];
 };
@@ -116,12 +105,14 @@ static int resolve_events(struct fs_trace *t)
 	for (i = 0; i < FS_EV_NR; i++) {
 		struct tep_event *ev;
 
-		ev = tep_find_event_by_name(t->tep, SYSTEM, event_names[i]);
+		snprintf(t->names[i], sizeof(t->names[i]), "sched_dl_%s",
+			 fs_ev_name(i));
+		ev = tep_find_event_by_name(t->tep, SYSTEM, t->names[i]);
 		if (!ev) {
 			size_t len = strlen(missing);
 
 			snprintf(missing + len, sizeof(missing) - len, "%s%s",
-				 len ? ", " : "", event_names[i]);
+				 len ? ", " : "", t->names[i]);
 			continue;
 		}
 		t->f[i].id = ev->id;
@@ -186,19 +177,19 @@ fail:
 }
 
 /* Enable our events in @inst, server-only for the shared DL events. */
-static int enable_events(struct tracefs_instance *inst)
+static int enable_events(struct fs_trace *t, struct tracefs_instance *inst)
 {
 	int i;
 
 	for (i = 0; i < FS_EV_NR; i++) {
-		if (tracefs_event_enable(inst, SYSTEM, event_names[i])) {
-			fs_err("cannot enable %s:%s", SYSTEM, event_names[i]);
+		if (tracefs_event_enable(inst, SYSTEM, t->names[i])) {
+			fs_err("cannot enable %s:%s", SYSTEM, t->names[i]);
 			return -1;
 		}
 		if ((i == FS_EV_THROTTLE || i == FS_EV_REPLENISH) &&
-		    tracefs_event_file_write(inst, SYSTEM, event_names[i],
-					     "filter", "type == 2") < 0) {
-			fs_err("cannot set the filter of %s", event_names[i]);
+		    tracefs_event_file_write(inst, SYSTEM, t->names[i],
+					     "filter", FAIR_SERVER_FILTER) < 0) {
+			fs_err("cannot set the filter of %s", t->names[i]);
 			return -1;
 		}
 	}
@@ -249,9 +240,9 @@ int fs_trace_start(struct fs_trace *t)
 		       (unsigned long long)p->buffer_kb);
 		return -1;
 	}
-	if (enable_events(t->inst))
+	if (enable_events(t, t->inst))
 		return -1;
-	if (t->rec && (enable_events(t->rec) || enable_extra(t, t->rec)))
+	if (t->rec && (enable_events(t, t->rec) || enable_extra(t, t->rec)))
 		return -1;
 	if ((t->rec && tracefs_trace_on(t->rec)) || tracefs_trace_on(t->inst)) {
 		fs_err("cannot start tracing");
