@@ -95,6 +95,16 @@ void fs_top_print(const struct fs_run *run, bool final);
 void fs_hist_print(const struct fs_run *run);
 void fs_json_print(const struct fs_run *run);
 
+/*
+ * Events lost: the drops the records reported, or the buffers' overrun
+ * counters if those saw more (they also count drops no record followed).
+ * Both count the same drops, so they are never added.
+ */
+static inline long long fs_run_lost(const struct fs_run *run)
+{
+	return run->overrun > run->lost ? run->overrun : run->lost;
+}
+
 /* "days hh:mm:ss", as rtla prints durations. */
 void fs_print_duration(uint64_t ns);
 

@@ -119,7 +119,7 @@ void fs_hist_print(const struct fs_run *run)
 		printf("\n");
 		printf("# Events: %llu   Lost: %lld%s   Invalid transitions:",
 		       (unsigned long long)run->events,
-		       run->lost + run->overrun, run->lost_unknown ? "+" : "");
+		       fs_run_lost(run), run->lost_unknown ? "+" : "");
 		for (cpu = fs_cpuset_next(&p->cpus, 0), k = 0; cpu >= 0;
 		     cpu = fs_cpuset_next(&p->cpus, cpu + 1))
 			k += (int)run->cpus[cpu].invalid;

@@ -61,7 +61,7 @@ void fs_json_print(const struct fs_run *run)
 	printf("{\"tool\":\"rtla fairsrv %s\",\"duration_ns\":%llu,\"events\":%llu,\"lost\":%lld,\"lost_unknown\":%s,\"threshold_hit\":%s,\"cpus\":[",
 	       p->mode == FS_MODE_HIST ? "hist" : "top",
 	       (unsigned long long)run->elapsed_ns,
-	       (unsigned long long)run->events, run->lost + run->overrun,
+	       (unsigned long long)run->events, fs_run_lost(run),
 	       run->lost_unknown ? "true" : "false",
 	       run->threshold_hit ? "true" : "false");
 	for (cpu = fs_cpuset_next(&p->cpus, 0); cpu >= 0;

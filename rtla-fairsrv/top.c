@@ -66,7 +66,7 @@ void fs_top_print(const struct fs_run *run, bool final)
 		printf("\033[0m");
 	printf("\n");
 	printf("events %llu  lost %lld%s  (A:init B:zero_laxity-wait D:running E:replenish-wait)\n",
-	       (unsigned long long)run->events, run->lost + run->overrun,
+	       (unsigned long long)run->events, fs_run_lost(run),
 	       run->lost_unknown ? "+" : "");
 	printf("%4s %-5s %6s %6s %6s %6s %6s %10s | %23s | %17s | %s\n", "", "",
 	       "", "", "", "", "", "served", "starvation (ms)",
