@@ -9,6 +9,7 @@
 #   make check     run every test; ends with "N passed, N failed"
 #   make kernel    build (or reuse) the patched guest kernel
 #   make image     build (or reuse) the guest root disk
+#   make checkpatch  checkpatch --strict on the kernel series
 #   make man       build the man pages
 #   make install   install rtla, rtla-fairsrv and the man pages
 #   make bench     run the benchmarks
@@ -41,7 +42,7 @@ DEPS		:= gcc make pkg-config libtracefs-dev libtraceevent-dev \
 		   libssl-dev cpio xz-utils qemu-system-x86 qemu-utils \
 		   debootstrap e2fsprogs valgrind
 
-.PHONY: all deps kernel image demo check unit man install bench clean
+.PHONY: all deps kernel image demo check checkpatch unit man install bench clean
 
 all: $(B)/bin/rtla $(B)/bin/rtla-fairsrv $(B)/bin/fair-probe $(B)/bin/rt-probe
 
@@ -92,12 +93,21 @@ image: deps
 	image/build.sh
 
 demo: deps all
-	kernel/build.sh guest >/dev/null
-	image/build.sh >/dev/null
 	image/run -- tests/guest/demo.sh
 
 check: deps all unit
 	tests/run-all
+
+# The patches are passed as ./path: checkpatch checks a file that git tracks
+# as source code, not as a patch. UNKNOWN_COMMIT_ID is ignored because the
+# Fixes: ids cannot be looked up without the upstream kernel's history.
+CACHE		?= $(or $(FAIRSRV_CACHE),/var/tmp/fairsrv)
+PATCHES		:= $(filter-out %cover-letter.patch,$(wildcard kernel/patches/*.patch))
+
+checkpatch: kernel
+	perl $$(ls $(CACHE)/linux-*/scripts/checkpatch.pl | head -n 1) \
+		--strict --no-tree --terse --ignore UNKNOWN_COMMIT_ID \
+		$(addprefix ./,$(PATCHES))
 
 $(B)/man/%.8: man/%.rst man/common_options.txt
 	@mkdir -p $(@D)
