@@ -298,13 +298,20 @@ int fs_cpu_merge(struct fs_cpu *dst, const struct fs_cpu *src)
 {
 	int i;
 
+	/* Both histograms of a CPU share one geometry: check it first. */
+	if (dst->preempt.bucket_size != src->preempt.bucket_size ||
+	    dst->preempt.entries != src->preempt.entries) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (fs_hist_merge(&dst->starvation, &src->starvation) ||
+	    fs_hist_merge(&dst->preempt, &src->preempt))
+		return -1;
 	for (i = 0; i < FS_EV_NR; i++)
 		dst->count[i] += src->count[i];
 	dst->boosts += src->boosts;
 	dst->idle_boosts += src->idle_boosts;
 	dst->invalid += src->invalid;
 	dst->served_total += src->served_total;
-	if (fs_hist_merge(&dst->starvation, &src->starvation))
-		return -1;
-	return fs_hist_merge(&dst->preempt, &src->preempt);
+	return 0;
 }
