@@ -33,6 +33,7 @@ TOOL_SRCS	:= $(wildcard rtla-fairsrv/*.c)
 HDRS		:= $(wildcard lib/*.h rtla-fairsrv/*.h tests/unit/*.h)
 UNIT_SRCS	:= $(wildcard tests/unit/test-*.c)
 UNIT_BINS	:= $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
+VG_BINS		:= $(patsubst tests/unit/%.c,$(B)/valgrind/%,$(UNIT_SRCS))
 MAN_SRCS	:= $(wildcard man/rtla-fairsrv*.rst)
 MAN_PAGES	:= $(patsubst man/%.rst,$(B)/man/%.8,$(MAN_SRCS))
 
@@ -70,7 +71,12 @@ $(B)/tests/test-%: tests/unit/test-%.c $(LIB_SRCS) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ASAN_CFLAGS) -Itests/unit -o $@ $< $(LIB_SRCS)
 
-unit: $(UNIT_BINS)
+# The same tests, plain, for valgrind.
+$(B)/valgrind/test-%: tests/unit/test-%.c $(LIB_SRCS) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -O1 -g -Ilib -Itests/unit -o $@ $< $(LIB_SRCS)
+
+unit: $(UNIT_BINS) $(VG_BINS)
 
 deps:
 	@missing=$$(for p in $(DEPS); do \
