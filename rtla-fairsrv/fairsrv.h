@@ -12,6 +12,7 @@
 
 #include "parse.h"
 #include "model.h"
+#include "order.h"
 
 enum fs_mode { FS_MODE_TOP, FS_MODE_HIST };
 
@@ -61,6 +62,7 @@ void fs_free_params(struct fs_params *p);
 struct fs_run {
 	const struct fs_params *p;
 	struct fs_cpu *cpus;		/* indexed by CPU number, nr_cpus */
+	struct fs_order order;		/* events not yet fed, by timestamp */
 	uint64_t start_ts;		/* first event or start, trace ns */
 	uint64_t last_ts;
 	uint64_t wall_start_ns;		/* CLOCK_MONOTONIC */
@@ -80,14 +82,14 @@ struct fs_trace;
 struct fs_trace *fs_trace_open(const struct fs_params *p);
 int fs_trace_start(struct fs_trace *t);
 int fs_trace_collect(struct fs_trace *t, struct fs_run *run);
-void fs_trace_stop(struct fs_trace *t, struct fs_run *run);
+int fs_trace_stop(struct fs_trace *t, struct fs_run *run);
 int fs_trace_save(struct fs_trace *t, const char *file);
 void fs_trace_close(struct fs_trace *t);
 void fs_trace_cleanup_stale(void);
 
 /* run.c */
 extern volatile sig_atomic_t fs_stop;
-void fs_run_feed(struct fs_run *run, const struct fs_event *ev);
+int fs_run_queue(struct fs_run *run, const struct fs_event *ev);
 int fs_main(int argc, char **argv, enum fs_mode mode);
 
 /* top.c, hist.c, json.c */

@@ -63,15 +63,24 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/* Feed one decoded event to its CPU's model and check the threshold. */
-void fs_run_feed(struct fs_run *run, const struct fs_event *ev)
+/* Queue one decoded event of a selected CPU until its turn comes. */
+int fs_run_queue(struct fs_run *run, const struct fs_event *ev)
 {
 	const struct fs_params *p = run->p;
-	struct fs_outcome out;
 
 	if (ev->cpu < 0 || ev->cpu >= p->nr_cpus ||
 	    !fs_cpuset_isset(&p->cpus, ev->cpu))
-		return;
+		return 0;
+	return fs_order_push(&run->order, ev);
+}
+
+/* Feed one event, in timestamp order, to its CPU's model; check -T. */
+static void feed(void *ctx, const struct fs_event *ev)
+{
+	struct fs_run *run = ctx;
+	const struct fs_params *p = run->p;
+	struct fs_outcome out;
+
 	run->events++;
 	if (!run->start_ts)
 		run->start_ts = ev->ts;
@@ -120,6 +129,7 @@ static struct fs_trace *init(const struct fs_params *p, struct fs_run *run)
 		return NULL;
 	}
 	memset(run, 0, sizeof(*run));
+	fs_order_init(&run->order);
 	run->p = p;
 	run->cpus = calloc(p->nr_cpus, sizeof(*run->cpus));
 	if (!run->cpus) {
@@ -188,6 +198,7 @@ static int run_loop(const struct fs_params *p, struct fs_trace *t,
 		}
 		if (fs_trace_collect(t, run))
 			return -1;
+		fs_order_round(&run->order, feed, run);
 		run->elapsed_ns = now_ns() - run->wall_start_ns;
 		if (run->threshold_hit)
 			break;
@@ -203,12 +214,16 @@ static int run_loop(const struct fs_params *p, struct fs_trace *t,
 	return 0;
 }
 
-/* Close what is still open in the models at the end of the run. */
+/* Feed what is still queued and close what the models left open. */
 static void finish(struct fs_run *run)
 {
 	struct fs_outcome out;
 	int cpu;
 
+	fs_order_flush(&run->order, feed, run);
+	if (run->order.late)
+		fs_debug("%llu events arrived too late to be fed in order",
+			 (unsigned long long)run->order.late);
 	for (cpu = 0; cpu < run->p->nr_cpus; cpu++)
 		fs_cpu_finish(&run->cpus[cpu], &out);
 }
@@ -257,7 +272,8 @@ int fs_main(int argc, char **argv, enum fs_mode mode)
 	if (run_loop(&params, t, &run))
 		goto out;
 
-	fs_trace_stop(t, &run);
+	if (fs_trace_stop(t, &run))
+		goto out;
 	run.elapsed_ns = now_ns() - run.wall_start_ns;
 	finish(&run);
 	if (params.trace_file && fs_trace_save(t, params.trace_file))
@@ -270,6 +286,7 @@ out:
 		for (cpu = 0; cpu < params.nr_cpus; cpu++)
 			fs_cpu_free(&run.cpus[cpu]);
 	free(run.cpus);
+	fs_order_free(&run.order);
 	fs_free_params(&params);
 	return ret;
 }

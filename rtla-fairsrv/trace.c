@@ -36,6 +36,7 @@ struct fs_trace {
 	struct ev_fields f[FS_EV_NR];
 	char names[FS_EV_NR][48];	/* sched_dl_<fs_ev_name()> */
 	struct fs_run *run;		/* while collecting */
+	bool failed;			/* a record could not be queued */
 	char name[64];
 };
 
@@ -290,7 +291,10 @@ static int on_record(struct tep_event *event, struct tep_record *rec,
 	ev.deadline = num(t->f[i].deadline, rec);
 	ev.dl_runtime = num(t->f[i].dl_runtime, rec);
 	ev.dl_period = num(t->f[i].dl_period, rec);
-	fs_run_feed(t->run, &ev);
+	if (fs_run_queue(t->run, &ev)) {
+		t->failed = true;
+		return -1;
+	}
 	return 0;
 }
 
@@ -300,6 +304,10 @@ int fs_trace_collect(struct fs_trace *t, struct fs_run *run)
 	t->run = run;
 	if (tracefs_iterate_raw_events(t->tep, t->inst, NULL, 0, on_record, t)) {
 		fs_err("cannot read the trace buffers of %s", t->name);
+		return -1;
+	}
+	if (t->failed) {
+		fs_err("out of memory");
 		return -1;
 	}
 	return 0;
@@ -326,14 +334,16 @@ static void count_overruns(struct fs_trace *t, struct fs_run *run)
 }
 
 /* Stop recording and read what is left. */
-void fs_trace_stop(struct fs_trace *t, struct fs_run *run)
+int fs_trace_stop(struct fs_trace *t, struct fs_run *run)
 {
 	if (tracefs_trace_off(t->inst))
 		fs_err("cannot stop tracing in %s", t->name);
 	if (t->rec && tracefs_trace_off(t->rec))
 		fs_err("cannot stop tracing in the -t instance");
-	fs_trace_collect(t, run);
+	if (fs_trace_collect(t, run))
+		return -1;
 	count_overruns(t, run);
+	return 0;
 }
 
 /* Write the -t instance's trace to @file. */
