@@ -115,7 +115,7 @@ checkpatch: kernel
 		--strict --no-tree --terse --ignore UNKNOWN_COMMIT_ID \
 		$(addprefix ./,$(PATCHES))
 
-$(B)/man/%.8: man/%.rst man/common_options.txt
+$(B)/man/%.8: man/%.rst man/common_options.txt man/definitions.txt
 	@mkdir -p $(@D)
 	rst2man --halt=warning $< > $@
 

@@ -163,8 +163,10 @@ static void wait_account(struct fs_cpu *c, const struct fs_event *ev)
 static void serve_begin(struct fs_cpu *c, const struct fs_event *ev,
 			bool boosted)
 {
-	c->serve_start = ev->ts;
-	c->serve_runtime = ev->runtime;
+	c->seg_start = ev->ts;
+	c->seg_runtime = ev->runtime;
+	c->serve_active = 0;
+	c->serve_used = 0;
 	c->serve_boosted = boosted;
 	/* After the CPU idled its runtime away, nothing starved. */
 	c->serve_idle_wait = boosted && c->waiting && c->wait_idle;
@@ -178,17 +180,31 @@ static void serve_begin(struct fs_cpu *c, const struct fs_event *ev,
 	c->waiting = false;
 }
 
-/*
- * The serving episode ends at @ev. A boost that served nothing (6.12 boosts
- * an idle CPU's server when its timer fires, and it stops at once) is no
- * starvation and kept no RT task off the CPU.
- */
-static void serve_end(struct fs_cpu *c, const struct fs_event *ev,
-		      struct fs_outcome *out)
+/* The server leaves D at @ev: close the current segment. */
+static void segment_end(struct fs_cpu *c, const struct fs_event *ev)
 {
-	int64_t used = c->serve_runtime - ev->runtime;
+	int64_t used = c->seg_runtime - ev->runtime;
 
-	out->served_ns = used > 0 ? (uint64_t)used : 0;
+	c->serve_active += ev->ts - c->seg_start;
+	if (used > 0)
+		c->serve_used += (uint64_t)used;
+}
+
+/* A start straight back to D at @ev resumes the episode. */
+static void segment_resume(struct fs_cpu *c, const struct fs_event *ev)
+{
+	c->seg_start = ev->ts;
+	c->seg_runtime = ev->runtime;
+}
+
+/*
+ * The serving episode ends; its last segment is closed. A boost that
+ * served nothing (6.12 boosts an idle CPU's server when its timer fires,
+ * and it stops at once) is no starvation and kept no RT task off the CPU.
+ */
+static void serve_end(struct fs_cpu *c, struct fs_outcome *out)
+{
+	out->served_ns = c->serve_used;
 	c->served_total += out->served_ns;
 	if (!c->serve_boosted)
 		return;
@@ -203,7 +219,7 @@ static void serve_end(struct fs_cpu *c, const struct fs_event *ev,
 		out->starvation_ns = c->serve_waited;
 	}
 	out->preemption = true;
-	out->preempt_ns = ev->ts - c->serve_start;
+	out->preempt_ns = c->serve_active;
 	fs_hist_add(&c->preempt, out->preempt_ns);
 }
 
@@ -231,18 +247,20 @@ void fs_cpu_event(struct fs_cpu *c, const struct fs_event *ev,
 	if (c->stop_held) {
 		c->stop_held = false;
 		if (ev->type == FS_EV_START && to == FS_ST_RUNNING) {
-			/* Resumed: the episode goes on, nothing to close. */
+			/* Resumed: the episode goes on from here. */
+			segment_resume(c, ev);
 			c->state = to;
 			return;
 		}
-		serve_end(c, &c->held, out);
+		serve_end(c, out);
 	}
 
-	if (from == FS_ST_RUNNING && ev->type == FS_EV_STOP) {
-		c->stop_held = true;
-		c->held = *ev;
-	} else if (from == FS_ST_RUNNING && to != FS_ST_RUNNING) {
-		serve_end(c, ev, out);
+	if (from == FS_ST_RUNNING && to != FS_ST_RUNNING) {
+		segment_end(c, ev);
+		if (ev->type == FS_EV_STOP)
+			c->stop_held = true;
+		else
+			serve_end(c, out);
 	}
 
 	switch (ev->type) {
@@ -290,7 +308,7 @@ void fs_cpu_finish(struct fs_cpu *c, struct fs_outcome *out)
 	if (!c->stop_held)
 		return;
 	c->stop_held = false;
-	serve_end(c, &c->held, out);
+	serve_end(c, out);
 }
 
 /* Add one CPU's statistics to the ALL model. */

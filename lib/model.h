@@ -103,9 +103,16 @@ struct fs_cpu {
 	uint64_t consumed;	/* runtime used in the background since */
 	bool wait_idle;		/* idle time used the runtime up meanwhile */
 
-	/* The serving episode in progress (state D). */
-	uint64_t serve_start;
-	int64_t serve_runtime;
+	/*
+	 * The serving episode in progress (state D). A stop and a start
+	 * straight back to D split it into segments; only the time inside
+	 * them counts, and only the runtime used inside them (idle time is
+	 * charged to the runtime while the server is stopped).
+	 */
+	uint64_t seg_start;	/* ts the current segment began */
+	int64_t seg_runtime;	/* runtime then */
+	uint64_t serve_active;	/* ns in D over the closed segments */
+	uint64_t serve_used;	/* runtime used over the closed segments */
 	bool serve_boosted;	/* it began with a boost */
 	uint64_t serve_waited;	/* the starvation that boost ended */
 	bool serve_wait_known;	/* the wait's start was seen */
@@ -113,10 +120,10 @@ struct fs_cpu {
 	/*
 	 * A stop in D is often followed at once by a start straight back to
 	 * D (the fair class briefly had nothing to pick): the same episode.
-	 * The stop is held here until the next event tells which it was.
+	 * The episode stays open after a stop until the next event tells
+	 * which it was.
 	 */
 	bool stop_held;
-	struct fs_event held;
 
 	uint64_t served_total;	/* ns of runtime the server consumed */
 	struct fs_hist starvation;	/* per boost, ns */

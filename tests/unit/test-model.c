@@ -218,7 +218,8 @@ static void period_stop_resume(struct stream *s)
 	add(s, FS_EV_DEFER, post + 1 * US, FL_B, RT, pdl);
 
 	s->starv[s->nstarv++] = repl - s->wait_ts;
-	s->preempt[s->npreempt] = thr - repl;
+	/* The 4 us stopped do not count. */
+	s->preempt[s->npreempt] = thr - repl - 4 * US;
 	s->served[s->npreempt++] = RT + 700 * US;
 	s->wait_ts = post;
 	s->deadline = pdl;
@@ -641,16 +642,17 @@ static void test_stop(void)
 	   "nothing accounted yet");
 	thr = repl + 50 * MS + 500 * US;
 	feed(&c, FS_EV_THROTTLE, thr, FL_THR, -(int64_t)(500 * US), rdl, &out);
-	ok(out.preemption && out.preempt_ns == thr - repl &&
+	ok(out.preemption && out.preempt_ns == thr - repl - 3 * US &&
 	   out.served_ns == 50 * MS + 500 * US,
 	   "the throttle closes one episode of %llu ns (%llu), served %llu",
-	   (unsigned long long)(thr - repl),
+	   (unsigned long long)(thr - repl - 3 * US),
 	   (unsigned long long)out.preempt_ns,
 	   (unsigned long long)out.served_ns);
 	ok(out.starvation && out.starvation_ns == BOOST_WAIT,
 	   "and reports the starvation before it");
-	ok(c.preempt.stat.count == 1 && c.preempt.stat.sum == thr - repl,
-	   "preempt hist: one sample spanning the stop");
+	ok(c.preempt.stat.count == 1 &&
+	   c.preempt.stat.sum == thr - repl - 3 * US,
+	   "preempt hist: one sample, without the 3 us stopped");
 	ok(c.served_total == 50 * MS + 500 * US && c.boosts == 1 &&
 	   c.starvation.stat.count == 1 && c.invalid == 0,
 	   "served, boosts, starvation and invalid after the resumed episode");
@@ -746,9 +748,33 @@ static void test_stop(void)
 	     &out);
 	thr = repl + 50 * MS + 100 * US;
 	feed(&c, FS_EV_THROTTLE, thr, FL_THR, -(int64_t)(100 * US), rdl, &out);
-	ok(out.preemption && out.preempt_ns == thr - repl &&
+	ok(out.preemption && out.preempt_ns == thr - repl - 4 * US &&
 	   c.preempt.stat.count == 1 && c.served_total == 50 * MS + 100 * US &&
 	   c.boosts == 1, "two stop/resume pairs: still one episode");
+	fs_cpu_free(&c);
+
+	/*
+	 * Idle time is charged to the runtime while the server is stopped:
+	 * neither that time nor that runtime is served or preempts RT.
+	 */
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	repl = boost_to_d(&c, &rdl);
+	stop = repl + 10 * MS;
+	feed(&c, FS_EV_STOP, stop, FL_STOP, RT - 10 * MS, rdl, &out);
+	start = stop + 30 * MS;
+	feed(&c, FS_EV_START, start, FL_D, RT - 40 * MS, rdl, &out);
+	ok(outcome_empty(&out) && c.state == FS_ST_RUNNING,
+	   "30 ms idle while stopped, then back to D");
+	thr = start + 10 * MS + 200 * US;
+	feed(&c, FS_EV_THROTTLE, thr, FL_THR, -(int64_t)(200 * US), rdl, &out);
+	ok(out.preemption && out.preempt_ns == 20 * MS + 200 * US &&
+	   out.served_ns == 20 * MS + 200 * US,
+	   "the episode is 20.2 ms long and served 20.2 ms (%llu, %llu)",
+	   (unsigned long long)out.preempt_ns,
+	   (unsigned long long)out.served_ns);
 	fs_cpu_free(&c);
 
 	/* A non-boosted episode: served, but no preemption sample. */
@@ -1003,7 +1029,7 @@ static void test_params(void)
 	   "stop, params, start to D: the episode goes on");
 	feed(&c, FS_EV_THROTTLE, repl + 51 * MS, FL_THR, -(int64_t)MS, rdl,
 	     &out);
-	ok(out.preemption && out.preempt_ns == 51 * MS &&
+	ok(out.preemption && out.preempt_ns == 51 * MS - 20 * US &&
 	   c.preempt.stat.count == 1, "and ends at the throttle");
 	fs_cpu_free(&c);
 }
@@ -1187,9 +1213,9 @@ static void test_refresh(void)
 	}
 	ok(whole.starvation.stat.sum == sum && whole.preempt.stat.sum == psum &&
 	   whole.served_total == served, "one shot: sums match the timestamps");
-	ok(whole.preempt.stat.max == 50 * MS + 700 * US &&
+	ok(whole.preempt.stat.max == 50 * MS + 696 * US &&
 	   whole.preempt.stat.min == 20 * MS,
-	   "one shot: the stop/resume episode is 50.7 ms, the stopped 20 ms");
+	   "one shot: the stop/resume episode is 50.696 ms, the stopped 20 ms");
 
 	/* Split at every point, refresh, then go on. */
 	for (k = 0; k <= s.n; k++) {
