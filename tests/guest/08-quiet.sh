@@ -4,16 +4,20 @@
 # report no boost, no RT preemption and no starvation anywhere.
 . "$(dirname "$0")/lib.sh"
 
-rtla fairsrv hist -c 0-3 -d 6s --json > /tmp/q.json 2> /tmp/q.err &
+rtla fairsrv hist -c 0-3 --json > /tmp/q.json 2> /tmp/q.err &
 tool=$!
-sleep 0.5
+check "rtla fairsrv starts collecting" collecting $tool
 fair-probe -c 1 -d 5 > /dev/null &
+probes+=" $!"
 fair-probe -c 1 -d 5 > /dev/null &
+probes+=" $!"
 fair-probe -c 2 -d 5 > /dev/null &
+probes+=" $!"
+wait $probes
+kill -INT $tool
 wait $tool
 rc=$?
-wait
-check "rtla fairsrv hist exits 0 (got $rc)" test $rc = 0
+check "rtla fairsrv hist exits 0 on SIGINT (got $rc)" test $rc = 0
 sed 's/^/# /' /tmp/q.err
 for cpu in 0 1 2 3; do
 	row=$(grep -o "{\"cpu\":$cpu,[^]]*" /tmp/q.json | sed 's/},{"cpu".*//')

@@ -78,7 +78,7 @@ check "-d expiry: nothing left behind" clean
 for sig in INT TERM; do
 	rtla fairsrv hist -d 60 > /tmp/sig.out &
 	pid=$!
-	sleep 2
+	collecting $pid
 	kill -$sig $pid
 	wait $pid; rc=$?
 	check "SIG$sig: exit 0 ($rc) and a histogram printed" \
@@ -88,16 +88,19 @@ done
 
 rtla fairsrv top -q -d 60 > /dev/null &
 pid=$!
-sleep 2
+collecting $pid
 kill -9 $pid
 wait $pid 2>/dev/null
 check "kill -9 leaves an instance behind" bash -c "ls $T/instances | grep -q rtla_fairsrv_$pid"
 rtla fairsrv top -q -d 1 > /dev/null
 check "the next run removes the stale instance" clean
 
+rtla fairsrv top -q -c 1 -d 10 -T 100ms > /dev/null 2> /tmp/thr.err &
+pid=$!
+collecting $pid
 starve 1 4 /tmp/thr
-rtla fairsrv top -q -c 1 -d 10 -T 100ms > /dev/null 2> /tmp/thr.err; rc=$?
-wait
+wait $pid; rc=$?
+wait $probes
 check "-T hit: exit 2 ($rc): $(cat /tmp/thr.err)" test $rc = 2
 check "-T hit: nothing left behind" clean
 

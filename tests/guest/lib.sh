@@ -65,11 +65,38 @@ val() {
 }
 
 # starve CPU SECONDS OUTPREFIX: an rt-probe and a fair-probe on CPU, both
-# measuring the same window, which starts 300 ms from now.
-# Writes OUTPREFIX.rt and OUTPREFIX.fair.
+# measuring the same window, which starts 300 ms from now, with their gap
+# lists. Writes OUTPREFIX.rt and OUTPREFIX.fair; adds the pids to $probes.
+probes=
 starve() {
 	local at
 	at=$(( $(fair-probe --now) + 300000000 ))
-	rt-probe -c "$1" -d "$2" -s "$at" > "$3.rt" &
-	fair-probe -c "$1" -d "$2" -s "$at" > "$3.fair" &
+	rt-probe -c "$1" -d "$2" -s "$at" -l > "$3.rt" &
+	probes+=" $!"
+	fair-probe -c "$1" -d "$2" -s "$at" -l > "$3.fair" &
+	probes+=" $!"
+}
+
+# gapstat FILE MIN_NS: "count avg max" of the listed gaps longer than MIN_NS.
+gapstat() {
+	awk -v min="$2" '/^gap start_ns=/ {
+		sub(/.*len_ns=/, ""); v = $0 + 0
+		if (v > min) { n++; s += v; if (v > m) m = v }
+	} END { printf "%d %d %d\n", n, n ? s / n : 0, m }' "$1"
+}
+
+# collecting PID: wait until the rtla fairsrv process PID records, that is
+# until its instance has the events and tracing on (the last setup step).
+# Polls for up to 60 s; fails if the process exits first.
+collecting() {
+	local dir=$T/instances/rtla_fairsrv_$1 i
+
+	for ((i = 0; i < 1200; i++)); do
+		[ "$(cat "$dir/tracing_on" 2>/dev/null)" = 1 ] &&
+			[ "$(cat "$dir/events/sched/sched_dl_server_boost/enable" \
+				2>/dev/null)" = 1 ] && return 0
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
 }

@@ -142,6 +142,9 @@ static void usage(void)
 	       "  schedstat_run_ns        on-CPU time over the measurement from\n"
 	       "                          the first field of " SCHEDSTAT_PATH ";\n"
 	       "                          -1 when the file is missing\n"
+	       "  schedstat_wait_ns       time runnable but waiting for the CPU\n"
+	       "                          over the measurement (second field);\n"
+	       "                          -1 when the file is missing\n"
 	       "  share_pct               cpu_ns * 100 / wall_ns, 2 decimals\n"
 	       "  run_ns                  wall_ns minus the sum of the gaps: the\n"
 	       "                          time it saw itself running\n"
@@ -353,19 +356,25 @@ static int64_t read_clock(clockid_t clk, const char *name)
 	return (int64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
-/* First field of /proc/self/schedstat in ns, or -1 if the file is missing. */
-static int64_t read_schedstat(void)
+/* The two first fields of /proc/self/schedstat. */
+struct schedstat {
+	int64_t run;		/* ns on a CPU */
+	int64_t wait;		/* ns runnable but waiting for a CPU */
+};
+
+/* Read /proc/self/schedstat; both fields -1 if the file is missing. */
+static struct schedstat read_schedstat(void)
 {
-	unsigned long long v;
+	struct schedstat ss = { -1, -1 };
+	unsigned long long run, wait;
 	char buf[256];
 	ssize_t len;
-	char *end;
 	int fd;
 
 	fd = open(SCHEDSTAT_PATH, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == ENOENT)
-			return -1;
+			return ss;
 		die("open(%s): %s", SCHEDSTAT_PATH, strerror(errno));
 	}
 	len = read(fd, buf, sizeof(buf) - 1);
@@ -375,14 +384,12 @@ static int64_t read_schedstat(void)
 		die("close(%s): %s", SCHEDSTAT_PATH, strerror(errno));
 	buf[len] = '\0';
 
-	if (buf[0] < '0' || buf[0] > '9')
+	if (sscanf(buf, "%llu %llu", &run, &wait) != 2 ||
+	    run > INT64_MAX || wait > INT64_MAX)
 		die("%s: unexpected contents", SCHEDSTAT_PATH);
-	errno = 0;
-	v = strtoull(buf, &end, 10);
-	if (errno || (*end != ' ' && *end != '\n' && *end != '\0') ||
-	    v > INT64_MAX)
-		die("%s: unexpected contents", SCHEDSTAT_PATH);
-	return (int64_t)v;
+	ss.run = (int64_t)run;
+	ss.wait = (int64_t)wait;
+	return ss;
 }
 
 /* Append one episode to the growable list; exit 1 when out of memory. */
@@ -453,7 +460,8 @@ static int64_t measure(const struct options *opt, struct gap_stats *gs,
 
 /* Print the results as key=value lines (and the episodes with -l). */
 static void report(const struct options *opt, const struct gap_stats *gs,
-		   int64_t t0, int64_t wall, int64_t cpu, int64_t schedstat)
+		   int64_t t0, int64_t wall, int64_t cpu,
+		   const struct schedstat *ss)
 {
 	double share = wall > 0 ? (double)cpu * 100.0 / (double)wall : 0.0;
 	size_t i;
@@ -463,7 +471,8 @@ static void report(const struct options *opt, const struct gap_stats *gs,
 	printf("policy=" POLICY_NAME "\n");
 	printf("wall_ns=%" PRId64 "\n", wall);
 	printf("cpu_ns=%" PRId64 "\n", cpu);
-	printf("schedstat_run_ns=%" PRId64 "\n", schedstat);
+	printf("schedstat_run_ns=%" PRId64 "\n", ss->run);
+	printf("schedstat_wait_ns=%" PRId64 "\n", ss->wait);
 	printf("share_pct=%.2f\n", share);
 	printf("run_ns=%" PRId64 "\n", wall - gs->sum);
 	printf("gaps=%" PRIu64 "\n", gs->count);
@@ -487,7 +496,7 @@ int main(int argc, char **argv)
 {
 	struct gap_stats gs;
 	struct options opt;
-	int64_t ss_start, ss_end, ss_run;
+	struct schedstat ss_start, ss_end, ss = { -1, -1 };
 	int64_t cpu_start, cpu_end;
 	int64_t t0, t1, deadline;
 
@@ -512,12 +521,15 @@ int main(int argc, char **argv)
 	cpu_end = read_clock(CLOCK_THREAD_CPUTIME_ID,
 			     "CLOCK_THREAD_CPUTIME_ID");
 	ss_end = read_schedstat();
-	ss_run = (ss_start >= 0 && ss_end >= 0) ? ss_end - ss_start : -1;
+	if (ss_start.run >= 0 && ss_end.run >= 0) {
+		ss.run = ss_end.run - ss_start.run;
+		ss.wait = ss_end.wait - ss_start.wait;
+	}
 
 	/* A window that ran to its end is exactly the duration long. */
 	if (deadline && t1 >= deadline)
 		t1 = deadline;
-	report(&opt, &gs, t0, t1 - t0, cpu_end - cpu_start, ss_run);
+	report(&opt, &gs, t0, t1 - t0, cpu_end - cpu_start, &ss);
 	free(gs.list);
 	return 0;
 }
