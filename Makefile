@@ -7,6 +7,7 @@
 #   make demo      build all, boot the guest, run a starvation scenario and
 #                  print rtla fairsrv hist (the README's first command)
 #   make check     run every test; ends with "N passed, N failed"
+#   make fuzz      fuzz the option and value parsers (FUZZ_SECONDS each)
 #   make kernel    build (or reuse) the patched guest kernel
 #   make image     build (or reuse) the guest root disk
 #   make checkpatch  checkpatch --strict on the kernel series
@@ -15,6 +16,7 @@
 #   make bench     run the benchmarks
 
 CC		?= gcc
+CLANG		?= clang
 PKG_CONFIG	?= pkg-config
 PREFIX		?= /usr/local
 DESTDIR		?=
@@ -41,9 +43,9 @@ MAN_PAGES	:= $(patsubst man/%.rst,$(B)/man/%.8,$(MAN_SRCS))
 DEPS		:= gcc make pkg-config libtracefs-dev libtraceevent-dev \
 		   python3-docutils linux-source-6.12 flex bison bc libelf-dev \
 		   libssl-dev cpio xz-utils qemu-system-x86 qemu-utils \
-		   debootstrap e2fsprogs valgrind
+		   debootstrap e2fsprogs valgrind clang libclang-rt-14-dev
 
-.PHONY: all deps kernel image demo check checkpatch unit man install bench clean
+.PHONY: all deps kernel image demo check checkpatch unit fuzz man install bench clean
 
 all: $(B)/bin/rtla $(B)/bin/rtla-fairsrv $(B)/bin/fair-probe $(B)/bin/rt-probe
 
@@ -76,7 +78,26 @@ $(B)/valgrind/test-%: tests/unit/test-%.c $(LIB_SRCS) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -O1 -g -Ilib -Itests/unit -o $@ $< $(LIB_SRCS)
 
-unit: $(UNIT_BINS) $(VG_BINS)
+unit: $(UNIT_BINS) $(VG_BINS) $(FUZZERS)
+
+# Fuzzers of the parsers (libFuzzer, with ASan and UBSan), built by
+# make unit; tests/run-all runs each for 30 s, make fuzz for FUZZ_SECONDS.
+FUZZ_SECONDS	?= 300
+FUZZ_CFLAGS	:= -std=gnu11 -D_GNU_SOURCE $(WARN) -O1 -g \
+		   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		   -Ilib -Irtla-fairsrv
+FUZZERS		:= $(B)/fuzz/fuzz-values $(B)/fuzz/fuzz-args
+
+$(B)/fuzz/fuzz-values: tests/fuzz/fuzz-values.c lib/parse.c lib/parse.h
+	@mkdir -p $(@D)
+	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< lib/parse.c
+
+$(B)/fuzz/fuzz-args: tests/fuzz/fuzz-args.c rtla-fairsrv/cli.c $(LIB_SRCS) $(HDRS)
+	@mkdir -p $(@D)
+	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< rtla-fairsrv/cli.c $(LIB_SRCS)
+
+fuzz: deps $(FUZZERS)
+	@for f in $(FUZZERS); do tests/fuzz/run $$f $(FUZZ_SECONDS) || exit 1; done
 
 deps:
 	@missing=$$(for p in $(DEPS); do \

@@ -102,6 +102,15 @@ static void set_err(char *err, const char *what, const char *str,
 	va_start(ap, fmt);
 	vsnprintf(err + len, FS_ERRLEN - len, fmt, ap);
 	va_end(ap);
+	fs_printable(err);
+}
+
+/* Replace control characters by '?': a message quoting input stays one line. */
+void fs_printable(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
 }
 
 /* Describe byte @c for a message: 'x' when printable, else its code. */

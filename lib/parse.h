@@ -63,4 +63,7 @@ int fs_parse_long(const char *str, long min, long max, long *val,
  */
 int fs_parse_size_kb(const char *str, uint64_t *kb, char err[FS_ERRLEN]);
 
+/* Replace control characters in @s by '?', so that it prints on one line. */
+void fs_printable(char *s);
+
 #endif

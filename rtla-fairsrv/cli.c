@@ -97,13 +97,14 @@ void fs_usage(enum fs_mode mode, FILE *f)
 static int __attribute__((format(printf, 2, 3)))
 bad(const struct fs_params *p, const char *fmt, ...)
 {
+	char msg[512];
 	va_list ap;
 
-	fprintf(stderr, "%s: ", p->prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fs_printable(msg);
+	fprintf(stderr, "%s: %s\n", p->prog, msg);
 	return -1;
 }
 
@@ -182,7 +183,7 @@ int fs_parse_args(int argc, char **argv, enum fs_mode mode,
 		fs_cpuset_set(&p->cpus, i);
 
 	opterr = 0;
-	optind = 1;
+	optind = 0;	/* glibc: a full reset, a previous scan's state included */
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, &idx)) != -1) {
 		err[0] = '\0';
 		switch (c) {
@@ -224,8 +225,10 @@ int fs_parse_args(int argc, char **argv, enum fs_mode mode,
 			p->quiet = true;
 			break;
 		case 't':
-			if (optarg && !*optarg)
-				return bad(p, "empty trace file name");
+			if (optarg && !*optarg) {
+				bad(p, "empty trace file name");
+				goto fail;
+			}
 			p->trace_file = optarg ? optarg : DEFAULT_TRACE_FILE;
 			break;
 		case 'e':

@@ -21,16 +21,17 @@ volatile sig_atomic_t fs_stop;
 bool fs_debug_on;
 const char *fs_prog = "rtla fairsrv";
 
-/* Print one error line. */
+/* Print one error line, whatever the input it quotes. */
 void fs_err(const char *fmt, ...)
 {
+	char msg[512];
 	va_list ap;
 
-	fprintf(stderr, "%s: ", fs_prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fs_printable(msg);
+	fprintf(stderr, "%s: %s\n", fs_prog, msg);
 }
 
 /* Print one debug line with -D. */

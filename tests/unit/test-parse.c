@@ -334,6 +334,22 @@ static void test_size(void)
 	   "message for '1t': %s", err);
 }
 
+/* Messages that quote input stay on one line (found by fuzz-values). */
+static void test_one_line(void)
+{
+	char err[FS_ERRLEN], msg[] = "a\nb\tc\x7f";
+	struct fs_cpuset set;
+	uint64_t v;
+
+	ok(fs_parse_cpus("\x1d\n", 4, &set, err) == -1 && !strchr(err, '\n') &&
+	   !strchr(err, 0x1d), "cpu list with control bytes: %s", err);
+	ok(fs_parse_duration("1\n", &v, err) == -1 && !strchr(err, '\n'),
+	   "duration with a newline: %s", err);
+	fs_printable(msg);
+	ok(!strcmp(msg, "a?b?c?"), "fs_printable replaces control bytes: %s",
+	   msg);
+}
+
 /* Run every parser test. */
 int main(void)
 {
@@ -344,5 +360,6 @@ int main(void)
 	test_time();
 	test_long();
 	test_size();
+	test_one_line();
 	return tap_done();
 }
