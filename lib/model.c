@@ -223,20 +223,11 @@ static void serve_end(struct fs_cpu *c, struct fs_outcome *out)
 	fs_hist_add(&c->preempt, out->preempt_ns);
 }
 
-/* Feed one event: check the transition, then update the statistics. */
-void fs_cpu_event(struct fs_cpu *c, const struct fs_event *ev,
-		  struct fs_outcome *out)
+/* Check one transition, then update the state and the statistics. */
+static void step(struct fs_cpu *c, const struct fs_event *ev,
+		 struct fs_outcome *out)
 {
 	enum fs_state from = c->state, to;
-
-	memset(out, 0, sizeof(*out));
-	if (ev->type >= FS_EV_NR)
-		return;
-	c->count[ev->type]++;
-	c->dl_runtime = ev->dl_runtime;
-	c->dl_period = ev->dl_period;
-	if (ev->type == FS_EV_PARAMS)
-		return;
 
 	to = fs_state_of(ev->flags);
 	if (!fs_transition_valid(ev->type, from, to)) {
@@ -301,6 +292,36 @@ void fs_cpu_event(struct fs_cpu *c, const struct fs_event *ev,
 	c->state = to;
 }
 
+/* Feed one event of this CPU: count it, then move the model. */
+void fs_cpu_event(struct fs_cpu *c, const struct fs_event *ev,
+		  struct fs_outcome *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (ev->type >= FS_EV_NR)
+		return;
+	c->count[ev->type]++;
+	c->dl_runtime = ev->dl_runtime;
+	c->dl_period = ev->dl_period;
+	if (ev->type == FS_EV_PARAMS)
+		return;
+
+	/*
+	 * Tracepoints do not fire on a CPU that is going offline, so the
+	 * stop of its server in sched_cpu_dying() is never seen: the next
+	 * event finds the server inactive. Only dl_server_stop() makes it
+	 * so; take that event as the stop first, then as itself.
+	 */
+	if (c->state != FS_ST_UNKNOWN && c->state != FS_ST_INIT &&
+	    ev->type != FS_EV_STOP && fs_state_of(ev->flags) == FS_ST_INIT) {
+		struct fs_event stop = *ev;
+
+		stop.type = FS_EV_STOP;
+		c->untraced_stops++;
+		step(c, &stop, out);
+	}
+	step(c, ev, out);
+}
+
 /* Close the episode a held stop ended, at the end of a run. */
 void fs_cpu_finish(struct fs_cpu *c, struct fs_outcome *out)
 {
@@ -330,6 +351,7 @@ int fs_cpu_merge(struct fs_cpu *dst, const struct fs_cpu *src)
 	dst->boosts += src->boosts;
 	dst->idle_boosts += src->idle_boosts;
 	dst->invalid += src->invalid;
+	dst->untraced_stops += src->untraced_stops;
 	dst->served_total += src->served_total;
 	return 0;
 }

@@ -94,6 +94,7 @@ struct fs_cpu {
 	uint64_t boosts;	/* serving started because fair tasks starved */
 	uint64_t idle_boosts;	/* boosts that found nothing to serve */
 	uint64_t invalid;	/* transitions the state machine does not have */
+	uint64_t untraced_stops;	/* stops inferred: the CPU was offline */
 
 	/* The stretch fair tasks have been waiting since, for starvation. */
 	bool waiting;

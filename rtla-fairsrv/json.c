@@ -36,7 +36,9 @@ static void cpu_json(const struct fs_cpu *c, bool all)
 	       (unsigned long long)c->count[FS_EV_POSTPONE],
 	       (unsigned long long)c->count[FS_EV_THROTTLE],
 	       (unsigned long long)c->count[FS_EV_REPLENISH]);
-	printf("\"idle_boosts\":%llu,", (unsigned long long)c->idle_boosts);
+	printf("\"idle_boosts\":%llu,\"untraced_stops\":%llu,",
+	       (unsigned long long)c->idle_boosts,
+	       (unsigned long long)c->untraced_stops);
 	printf("\"starts\":%llu,\"stops\":%llu,\"idle\":%llu,\"params\":%llu,\"invalid\":%llu,\"served_ns\":%llu,",
 	       (unsigned long long)c->count[FS_EV_START],
 	       (unsigned long long)c->count[FS_EV_STOP],

@@ -952,6 +952,49 @@ static void test_invalid(void)
 	fs_cpu_free(&c);
 }
 
+/* 6b. A CPU going offline: its server stops without an event. */
+static void test_offline(void)
+{
+	struct fs_outcome out;
+	struct fs_cpu c;
+	uint64_t dl = rq(T0) + PERIOD, rdl, repl, back;
+
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	feed(&c, FS_EV_DEFER, T0, FL_B, RT, dl, &out);
+	feed(&c, FS_EV_START, T0 + 2 * US, FL_B, RT, dl, &out);
+	feed(&c, FS_EV_IDLE, T0 + 300 * MS, 0, 0, dl, &out);
+	ok(!out.invalid && c.invalid == 0 && c.state == FS_ST_INIT,
+	   "idle finding the server inactive after B: valid, now A");
+	ok(c.untraced_stops == 1 && c.count[FS_EV_STOP] == 0 &&
+	   c.count[FS_EV_IDLE] == 1,
+	   "counted as an untraced stop, not as a stop event");
+	feed(&c, FS_EV_START, T0 + 301 * MS, FL_B, RT, dl + PERIOD, &out);
+	ok(!out.invalid && c.state == FS_ST_ZL_WAIT, "the next start is valid");
+	feed(&c, FS_EV_STOP, T0 + 400 * MS, 0, RT, dl + PERIOD, &out);
+	ok(c.untraced_stops == 1 && c.count[FS_EV_STOP] == 1,
+	   "a traced stop is not an untraced one");
+	fs_cpu_free(&c);
+
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	repl = boost_to_d(&c, &rdl);
+	back = repl + 20 * MS;
+	feed(&c, FS_EV_IDLE, back, 0, RT - 20 * MS, rdl, &out);
+	ok(!out.invalid && c.untraced_stops == 1 && out.preemption &&
+	   out.preempt_ns == 20 * MS && out.served_ns == 20 * MS &&
+	   out.starvation && out.starvation_ns == BOOST_WAIT,
+	   "offline in D: the episode ends there (%llu ns)",
+	   (unsigned long long)out.preempt_ns);
+	ok(c.boosts == 1 && c.state == FS_ST_INIT && !c.stop_held,
+	   "with its boost; the server is in A");
+	fs_cpu_free(&c);
+}
+
 /* 7. Parameter changes. */
 static void test_params(void)
 {
@@ -1269,6 +1312,7 @@ int main(void)
 	test_idle_boost();
 	test_mid_wait();
 	test_invalid();
+	test_offline();
 	test_params();
 	test_merge();
 	test_refresh();
