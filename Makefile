@@ -7,6 +7,7 @@
 #   make demo      build all, boot the guest, run a starvation scenario and
 #                  print rtla fairsrv hist (the README's first command)
 #   make check     run every test; ends with "N passed, N failed"
+#   make check-debug  the guest tests on the debug kernel (lockdep, KASAN)
 #   make fuzz      fuzz the option and value parsers (FUZZ_SECONDS each)
 #   make kernel    build (or reuse) the patched guest kernel
 #   make image     build (or reuse) the guest root disk
@@ -45,9 +46,10 @@ DEPS		:= gcc make pkg-config libtracefs-dev libtraceevent-dev \
 		   libssl-dev cpio xz-utils qemu-system-x86 qemu-utils \
 		   debootstrap e2fsprogs valgrind clang libclang-rt-14-dev
 
-.PHONY: all deps kernel image demo check checkpatch unit fuzz man install bench clean
+.PHONY: all deps kernel image demo check check-debug checkpatch unit fuzz man install bench clean
 
-all: $(B)/bin/rtla $(B)/bin/rtla-fairsrv $(B)/bin/fair-probe $(B)/bin/rt-probe
+all: $(B)/bin/rtla $(B)/bin/rtla-fairsrv $(B)/bin/fair-probe $(B)/bin/rt-probe \
+     $(B)/bin/rusage
 
 $(B)/bin/rtla: $(LIB_SRCS) $(TOOL_SRCS) $(HDRS)
 	@mkdir -p $(@D)
@@ -67,6 +69,10 @@ $(B)/bin/fair-probe: tests/probe/probe.c
 $(B)/bin/rt-probe: tests/probe/probe.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -DPROBE_POLICY_RT -o $@ $<
+
+$(B)/bin/rusage: tests/bench/rusage.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $<
 
 # Unit tests: the pure library, built with ASan and UBSan.
 $(B)/tests/test-%: tests/unit/test-%.c $(LIB_SRCS) $(HDRS)
@@ -124,6 +130,10 @@ demo: deps all
 
 check: deps all unit
 	tests/run-all
+
+check-debug: deps all unit
+	kernel/build.sh debug > /dev/null
+	FAIRSRV_FLAVOR=debug tests/run-all
 
 # The patches are passed as ./path: checkpatch checks a file that git tracks
 # as source code, not as a patch. UNKNOWN_COMMIT_ID is ignored because the

@@ -5,6 +5,7 @@
 # the runtime restores the share. On an unfixed 6.12.118 the write fails
 # with EBUSY (fair server bandwidth lost on root domain rebuilds), and a
 # second write double-stops the server (WARNING in task_non_contending).
+# unfixed: fails
 . "$(dirname "$0")/lib.sh"
 
 check "sched_rt_runtime_us is the default 950000" \
