@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of B3 and B4: the fair servers of CPUs 1-3 at 50 us every
+# 100 us, each starved by an RT hog with a fair task beside it. On that
+# stream, at the same time and both on CPU 0: rtla fairsrv hist -E 1000
+# and trace-cmd record of the same events; then trace-cmd report. Prints
+# key=value lines; CPU times from rusage (the command and its children).
+. /host/tests/guest/lib.sh
+secs=${1:-10}
+
+for cpu in 1 2 3; do
+	fs_set $cpu 50000 100000 || exit 1
+done
+for cpu in 1 2 3; do
+	rt-probe -c $cpu -d $((secs + 6)) > /dev/null &
+	fair-probe -c $cpu -d $((secs + 6)) > /dev/null &
+done
+
+rusage -o /tmp/fs.ru -- rtla fairsrv hist -c 0-3 -H 0 -E 1000 --json \
+	> /tmp/fs.json 2> /tmp/fs.err &
+fs=$!
+collecting $fs || { echo "rtla fairsrv did not start" >&2; exit 1; }
+rusage -o /tmp/rec.ru -- taskset -c 0 trace-cmd record -q \
+	-e 'sched:sched_dl_*' -o /tmp/t.dat > /dev/null 2> /tmp/rec.err &
+rec=$!
+# trace-cmd records in the top instance: wait until it enabled the events.
+for ((i = 0; i < 1200; i++)); do
+	[ "$(cat $T/events/sched/sched_dl_server_boost/enable)" = 1 ] && break
+	sleep 0.05
+done
+sleep "$secs"
+kill -INT $rec
+wait $rec
+kill -INT $fs
+wait $fs || { cat /tmp/fs.err >&2; exit 1; }
+rusage -o /tmp/rep.ru -- trace-cmd report -i /tmp/t.dat > /tmp/t.txt 2>&1
+wait
+
+jget() { grep -o "\"$1\":[0-9]*" /tmp/fs.json | head -n 1 | cut -d: -f2; }
+echo "fs_events=$(jget events)"
+echo "fs_lost=$(jget lost)"
+echo "fs_duration_ns=$(jget duration_ns)"
+echo "fs_cpu_ns=$(( $(val user_ns /tmp/fs.ru) + $(val sys_ns /tmp/fs.ru) ))"
+echo "fs_maxrss_kb=$(val maxrss_kb /tmp/fs.ru)"
+echo "tc_events=$(grep -c ': sched_dl_' /tmp/t.txt)"
+echo "tc_lost=$(grep -o '\[[0-9]* EVENTS DROPPED\]' /tmp/t.txt | grep -o '[0-9]*' | awk '{ s += $1 } END { print s + 0 }')"
+echo "tc_record_cpu_ns=$(( $(val user_ns /tmp/rec.ru) + $(val sys_ns /tmp/rec.ru) ))"
+echo "tc_report_cpu_ns=$(( $(val user_ns /tmp/rep.ru) + $(val sys_ns /tmp/rep.ru) ))"
