@@ -1,15 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Guest side of B3 and B4: the fair servers of CPUs 1-3 at 50 us every
-# 100 us, each starved by an RT hog with a fair task beside it. On that
+# Guest side of B3 and B4: the fair servers of CPUs 1-3 at half of a
+# short period, each starved by an RT hog with a fair task beside it. On that
 # stream, at the same time and both on CPU 0: rtla fairsrv hist -E 1000
 # and trace-cmd record of the same events; then trace-cmd report. Prints
 # key=value lines; CPU times from rusage (the command and its children).
 . /host/tests/guest/lib.sh
+#
+#   collector.sh [SECONDS [PERIOD_US]]      default: 10 s, 1000 us
 secs=${1:-10}
+period=$(( ${2:-1000} * 1000 ))
 
 for cpu in 1 2 3; do
-	fs_set $cpu 50000 100000 || exit 1
+	fs_set $cpu $((period / 2)) $period || exit 1
 done
 for cpu in 1 2 3; do
 	rt-probe -c $cpu -d $((secs + 6)) > /dev/null &
@@ -19,12 +22,17 @@ done
 rusage -o /tmp/fs.ru -- rtla fairsrv hist -c 0-3 -H 0 -E 1000 --json \
 	> /tmp/fs.json 2> /tmp/fs.err &
 fs=$!
-collecting $fs || { echo "rtla fairsrv did not start" >&2; exit 1; }
+# rusage runs the tool as its child.
+for ((end = SECONDS + 10; SECONDS < end; )); do
+	tool=$(pgrep -P $fs) && break
+	sleep 0.05
+done
+collecting "$tool" || { echo "rtla fairsrv did not start" >&2; exit 1; }
 rusage -o /tmp/rec.ru -- taskset -c 0 trace-cmd record -q \
 	-e 'sched:sched_dl_*' -o /tmp/t.dat > /dev/null 2> /tmp/rec.err &
 rec=$!
 # trace-cmd records in the top instance: wait until it enabled the events.
-for ((i = 0; i < 1200; i++)); do
+for ((end = SECONDS + 60; SECONDS < end; )); do
 	[ "$(cat $T/events/sched/sched_dl_server_boost/enable)" = 1 ] && break
 	sleep 0.05
 done

@@ -89,9 +89,9 @@ gapstat() {
 # until its instance has the events and tracing on (the last setup step).
 # Polls for up to 60 s; fails if the process exits first.
 collecting() {
-	local dir=$T/instances/rtla_fairsrv_$1 i
+	local dir=$T/instances/rtla_fairsrv_$1 end
 
-	for ((i = 0; i < 1200; i++)); do
+	for ((end = SECONDS + 60; SECONDS < end; )); do
 		[ "$(cat "$dir/tracing_on" 2>/dev/null)" = 1 ] &&
 			[ "$(cat "$dir/events/sched/sched_dl_server_boost/enable" \
 				2>/dev/null)" = 1 ] && return 0
