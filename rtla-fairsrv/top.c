@@ -24,6 +24,15 @@ void fs_print_duration(uint64_t ns)
 	       (unsigned long long)(s / 60 % 60), (unsigned long long)(s % 60));
 }
 
+/* Like ms(), but "-" when there is no sample, as hist prints it. */
+static void sample_ms(const struct fs_stat *st, uint64_t ns, int w)
+{
+	if (st->count)
+		ms(ns, w);
+	else
+		printf(" %*s", w, "-");
+}
+
 /* One row: counters, served time, starvation and RT preemption. */
 static void row(const char *label, const struct fs_cpu *c, bool state)
 {
@@ -38,12 +47,12 @@ static void row(const char *label, const struct fs_cpu *c, bool state)
 	       (unsigned long long)c->count[FS_EV_REPLENISH]);
 	ms(c->served_total, 9);
 	printf(" |");
-	ms(sv->count ? sv->min : 0, 7);
-	ms(fs_stat_avg(sv), 7);
-	ms(sv->max, 7);
+	sample_ms(sv, sv->min, 7);
+	sample_ms(sv, fs_stat_avg(sv), 7);
+	sample_ms(sv, sv->max, 7);
 	printf(" |");
 	ms(pr->sum, 9);
-	ms(pr->max, 7);
+	sample_ms(pr, pr->max, 7);
 	printf(" | %llu\n", (unsigned long long)c->invalid);
 }
 
