@@ -104,6 +104,13 @@ wait $probes
 check "-T hit: exit 2 ($rc): $(cat /tmp/thr.err)" test $rc = 2
 check "-T hit: nothing left behind" clean
 
+# The other rtla tools go to the system's rtla (/usr/bin/rtla, Debian's).
+out=$(rtla osnoise top --help 2>&1)
+handed_over() {
+	grep -q 'rtla osnoise top' <<< "$out" && ! grep -q 'only has fairsrv' <<< "$out"
+}
+check "rtla osnoise is handed over to /usr/bin/rtla" handed_over
+
 rtla fairsrv hist -q -d 1 --trace=/tmp/saved.txt > /dev/null; rc=$?
 check "-t saves the trace (exit $rc)" grep -q "sched_dl_" /tmp/saved.txt
 check "-t: nothing left behind" clean
