@@ -49,7 +49,7 @@ DEPS		:= gcc make pkg-config libtracefs-dev libtraceevent-dev \
 .PHONY: all deps kernel image demo check check-debug checkpatch unit fuzz man install bench clean
 
 all: $(B)/bin/rtla $(B)/bin/rtla-fairsrv $(B)/bin/fair-probe $(B)/bin/rt-probe \
-     $(B)/bin/rusage
+     $(B)/bin/rusage $(B)/bin/wake-pair $(B)/bin/core-cookie
 
 $(B)/bin/rtla: $(LIB_SRCS) $(TOOL_SRCS) $(HDRS)
 	@mkdir -p $(@D)
@@ -69,6 +69,14 @@ $(B)/bin/fair-probe: tests/probe/probe.c
 $(B)/bin/rt-probe: tests/probe/probe.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -DPROBE_POLICY_RT -o $@ $<
+
+$(B)/bin/wake-pair: tests/probe/wake-pair.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -pthread -o $@ $<
+
+$(B)/bin/core-cookie: tests/probe/core-cookie.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $<
 
 $(B)/bin/rusage: tests/bench/rusage.c
 	@mkdir -p $(@D)

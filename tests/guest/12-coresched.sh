@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Core scheduling with the fair server (seed patches 7 and 8), set up as
+# the series' cs_dlserver_test: the fair servers at 50 ms / 100 ms, one
+# fair task and one FIFO task on a CPU and a FIFO task on its SMT
+# sibling, each in a core-scheduling cookie of its own. The fair task's
+# run time must be within 30% of each FIFO task's.
+# run: -S
+. "$(dirname "$0")/lib.sh"
+secs=10
+
+cpu=2
+sib=$(tr ',-' '\n\n' < /sys/devices/system/cpu/cpu$cpu/topology/thread_siblings_list |
+	grep -vx $cpu | head -n 1)
+check "cpu$cpu has an SMT sibling (cpu${sib:-none})" test -n "$sib"
+[ -n "$sib" ] || { done_tap; exit; }
+for c in $cpu $sib; do
+	check "cpu$c: fair server set to 50 ms / 100 ms" fs_set $c 50000000 100000000
+done
+
+at=$(( $(fair-probe --now) + 300000000 ))
+core-cookie fair-probe -c $cpu -d $secs -s $at > /tmp/cs.fair &
+core-cookie rt-probe -c $cpu -d $secs -s $at > /tmp/cs.rt1 &
+core-cookie rt-probe -c $sib -d $secs -s $at > /tmp/cs.rt2 &
+wait
+f=$(val schedstat_run_ns /tmp/cs.fair)
+r1=$(val schedstat_run_ns /tmp/cs.rt1)
+r2=$(val schedstat_run_ns /tmp/cs.rt2)
+echo "# run time: fair $f ns, FIFO on cpu$cpu $r1 ns, FIFO on cpu$sib $r2 ns"
+check "the fair task ran ($f ns)" test "${f:-0}" -gt 0
+# Seen on 6.12.118 in QEMU: the FIFO task on the sibling keeps the core
+# (99%), the fair task gets 0.2% and its server does not make room for it.
+why="6.12.118 lets the sibling's FIFO task keep the core (not investigated yet)"
+todo "$why" "fair ($f ns) within 30% of the FIFO task on cpu$cpu ($r1 ns)" \
+	in_range "$f" "$(awk -v r="$r1" 'BEGIN { print r * 0.7 }')" \
+	"$(awk -v r="$r1" 'BEGIN { print r * 1.3 }')"
+todo "$why" "fair ($f ns) within 30% of the FIFO task on cpu$sib ($r2 ns)" \
+	in_range "$f" "$(awk -v r="$r2" 'BEGIN { print r * 0.7 }')" \
+	"$(awk -v r="$r2" 'BEGIN { print r * 1.3 }')"
+done_tap
