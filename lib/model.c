@@ -213,6 +213,7 @@ static void serve_end(struct fs_cpu *c, struct fs_outcome *out)
 		return;
 	}
 	c->boosts++;
+	fs_stat_add(&c->served_boost, out->served_ns);
 	if (c->serve_wait_known) {
 		fs_hist_add(&c->starvation, c->serve_waited);
 		out->starvation = true;
@@ -353,5 +354,6 @@ int fs_cpu_merge(struct fs_cpu *dst, const struct fs_cpu *src)
 	dst->invalid += src->invalid;
 	dst->untraced_stops += src->untraced_stops;
 	dst->served_total += src->served_total;
+	fs_stat_merge(&dst->served_boost, &src->served_boost);
 	return 0;
 }

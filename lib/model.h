@@ -127,6 +127,7 @@ struct fs_cpu {
 	bool stop_held;
 
 	uint64_t served_total;	/* ns of runtime the server consumed */
+	struct fs_stat served_boost;	/* per boosted episode, ns */
 	struct fs_hist starvation;	/* per boost, ns */
 	struct fs_hist preempt;		/* per boosted serving episode, ns */
 };

@@ -7,17 +7,22 @@
 
 #include "fairsrv.h"
 
-/* A statistics object: count, total, min, avg and max. */
-static void stat_json(const char *name, const struct fs_hist *h)
+/* The members of a statistics object: count, total, min, avg and max. */
+static void stat_members(const struct fs_stat *st)
 {
-	const struct fs_stat *st = &h->stat;
-
-	printf("\"%s\":{\"count\":%llu,\"total_ns\":%llu,\"min_ns\":%llu,\"avg_ns\":%llu,\"max_ns\":%llu,\"over\":%llu}",
-	       name, (unsigned long long)st->count,
-	       (unsigned long long)st->sum,
+	printf("\"count\":%llu,\"total_ns\":%llu,\"min_ns\":%llu,\"avg_ns\":%llu,\"max_ns\":%llu",
+	       (unsigned long long)st->count, (unsigned long long)st->sum,
 	       (unsigned long long)(st->count ? st->min : 0),
 	       (unsigned long long)fs_stat_avg(st),
-	       (unsigned long long)st->max, (unsigned long long)h->over);
+	       (unsigned long long)st->max);
+}
+
+/* A histogram's statistics object, with its samples over the range. */
+static void stat_json(const char *name, const struct fs_hist *h)
+{
+	printf("\"%s\":{", name);
+	stat_members(&h->stat);
+	printf(",\"over\":%llu}", (unsigned long long)h->over);
 }
 
 /* One CPU (or ALL) as a JSON object. */
@@ -49,7 +54,9 @@ static void cpu_json(const struct fs_cpu *c, bool all)
 	stat_json("starvation", &c->starvation);
 	printf(",");
 	stat_json("rt_preempted", &c->preempt);
-	printf("}");
+	printf(",\"served_per_boost\":{");
+	stat_members(&c->served_boost);
+	printf("}}");
 }
 
 /* Print the whole run as JSON. */

@@ -113,7 +113,10 @@ static bool stats_eq(const struct fs_cpu *a, const struct fs_cpu *b)
 			return false;
 	return a->boosts == b->boosts && a->idle_boosts == b->idle_boosts &&
 	       a->invalid == b->invalid &&
+	       a->untraced_stops == b->untraced_stops &&
 	       a->served_total == b->served_total &&
+	       !memcmp(&a->served_boost, &b->served_boost,
+		       sizeof(a->served_boost)) &&
 	       hist_eq(&a->starvation, &b->starvation) &&
 	       hist_eq(&a->preempt, &b->preempt);
 }
@@ -656,6 +659,10 @@ static void test_stop(void)
 	ok(c.served_total == 50 * MS + 500 * US && c.boosts == 1 &&
 	   c.starvation.stat.count == 1 && c.invalid == 0,
 	   "served, boosts, starvation and invalid after the resumed episode");
+	ok(c.served_boost.count == 1 &&
+	   c.served_boost.sum == 50 * MS + 500 * US &&
+	   c.served_boost.max == 50 * MS + 500 * US,
+	   "served per boost: one episode of 50.5 ms");
 	ok(c.count[FS_EV_STOP] == 1 && c.count[FS_EV_START] == 2,
 	   "stop and start are counted");
 	fs_cpu_finish(&c, &out);
