@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Lost events are reported, never hidden. The servers of CPUs 1-3 run at
+# 50 us every 100 us under FIFO and fair load; rtla fairsrv hist reads a
+# 4 kB per-CPU buffer and is stopped (SIGSTOP) for 3 s, so the buffers
+# must overflow. A reference instance with a large buffer counts what the
+# kernel wrote meanwhile (its per-CPU "entries" and "overrun" stats).
+. "$(dirname "$0")/lib.sh"
+
+taskset -cp 0 $$ > /dev/null
+for cpu in 1 2 3; do
+	fs_set $cpu 50000 100000 || exit 1
+	rt-probe -c $cpu -d 30 > /dev/null &
+	probes+=" $!"
+	fair-probe -c $cpu -d 30 > /dev/null &
+	probes+=" $!"
+done
+
+ref=$T/instances/fairsrv_lost_ref
+mkdir $ref || exit 1
+echo 8192 > $ref/buffer_size_kb
+echo 1 > $ref/events/sched/sched_dl_server_postpone/enable
+
+rtla fairsrv hist -H 0 --trace-buffer-size 4 > /tmp/lost.out 2> /tmp/lost.err &
+tool=$!
+check "rtla fairsrv hist starts collecting" collecting $tool
+kill -STOP $tool
+sleep 3
+kill -CONT $tool
+kill -INT $tool
+wait $tool
+rc=$?
+echo 0 > $ref/events/sched/sched_dl_server_postpone/enable
+check "rtla fairsrv hist exits 0 on SIGINT (got $rc)" test $rc = 0
+sed 's/^/# stderr: /' /tmp/lost.err
+head -n 4 /tmp/lost.out | sed 's/^/# /'
+
+lost=$(sed -n 's/^# Events: .*Lost: \([0-9]*\).*/\1/p' /tmp/lost.out)
+written=0
+for f in $ref/per_cpu/cpu*/stats; do
+	written=$((written + $(sed -n 's/^entries: //p' $f) + $(sed -n 's/^overrun: //p' $f)))
+done
+rmdir $ref
+echo "# reference: $written postponements written in all; the tool lost $lost events"
+check "the reference saw the stream (>= 1000 postponements: $written)" \
+	test "$written" -ge 1000
+check "the header reports lost events ($lost > 0)" test "${lost:-0}" -gt 0
+kill $probes
+wait $probes 2> /dev/null
+done_tap
