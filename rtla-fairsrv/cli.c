@@ -97,14 +97,12 @@ void fs_usage(enum fs_mode mode, FILE *f)
 static int __attribute__((format(printf, 2, 3)))
 bad(const struct fs_params *p, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 
+	fs_prog = p->prog;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fs_verr(fmt, ap);
 	va_end(ap);
-	fs_printable(msg);
-	fprintf(stderr, "%s: %s\n", p->prog, msg);
 	return -1;
 }
 
@@ -297,7 +295,7 @@ int fs_parse_args(int argc, char **argv, enum fs_mode mode,
 	return 0;
 
 bad_value:
-	fprintf(stderr, "%s: %s\n", p->prog, err);
+	bad(p, "%s", err);
 fail:
 	fs_free_params(p);
 	return -1;

@@ -6,6 +6,7 @@
 #ifndef FAIRSRV_H
 #define FAIRSRV_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <signal.h>
@@ -115,6 +116,7 @@ int fs_run_total(const struct fs_run *run, struct fs_cpu *all);
 
 /* Messages: errors always, debug with -D. */
 void fs_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void fs_verr(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 void fs_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern bool fs_debug_on;
 extern const char *fs_prog;

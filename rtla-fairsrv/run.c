@@ -22,16 +22,23 @@ bool fs_debug_on;
 const char *fs_prog = "rtla fairsrv";
 
 /* Print one error line, whatever the input it quotes. */
-void fs_err(const char *fmt, ...)
+void fs_verr(const char *fmt, va_list ap)
 {
 	char msg[512];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fs_printable(msg);
+	fprintf(stderr, "%s: %s\n", fs_prog, msg);
+}
+
+/* Print one error line. */
+void fs_err(const char *fmt, ...)
+{
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fs_verr(fmt, ap);
 	va_end(ap);
-	fs_printable(msg);
-	fprintf(stderr, "%s: %s\n", fs_prog, msg);
 }
 
 /* Print one debug line with -D. */

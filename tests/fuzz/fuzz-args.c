@@ -25,6 +25,12 @@ void fs_err(const char *fmt, ...)
 	(void)fmt;
 }
 
+void fs_verr(const char *fmt, va_list ap)
+{
+	(void)fmt;
+	(void)ap;
+}
+
 void fs_debug(const char *fmt, ...)
 {
 	(void)fmt;
