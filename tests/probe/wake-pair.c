@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,37 +64,38 @@ static void sleep_until(int64_t at)
 		;
 }
 
-/* The FIFO thread: wake, spin for the busy period, report. */
-static void *rt_thread(void *arg)
+/*
+ * Both threads: wait for the round, sleep until its wake time, note when
+ * they ran; the FIFO one then spins for the busy period.
+ */
+static void *wake_thread(struct pair *p, bool rt)
 {
-	struct pair *p = arg;
-
 	for (;;) {
 		pthread_barrier_wait(&p->start);
 		if (p->quit)
 			return NULL;
 		sleep_until(p->at);
-		p->rt_run = now();
-		while (now() < p->rt_run + p->busy_ns)
-			;
-		p->rt_end = now();
+		if (rt) {
+			p->rt_run = now();
+			while (now() < p->rt_run + p->busy_ns)
+				;
+			p->rt_end = now();
+		} else {
+			p->fair_run = now();
+		}
 		pthread_barrier_wait(&p->done);
 	}
 }
 
-/* The fair thread: wake and note when it first ran. */
+/* Thread entry points of the two roles. */
+static void *rt_thread(void *arg)
+{
+	return wake_thread(arg, true);
+}
+
 static void *fair_thread(void *arg)
 {
-	struct pair *p = arg;
-
-	for (;;) {
-		pthread_barrier_wait(&p->start);
-		if (p->quit)
-			return NULL;
-		sleep_until(p->at);
-		p->fair_run = now();
-		pthread_barrier_wait(&p->done);
-	}
+	return wake_thread(arg, false);
 }
 
 /* Start one thread on @cpu with @policy. */
