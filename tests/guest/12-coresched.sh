@@ -29,6 +29,10 @@ r1=$(val schedstat_run_ns /tmp/cs.rt1)
 r2=$(val schedstat_run_ns /tmp/cs.rt2)
 echo "# run time: fair $f ns, FIFO on cpu$cpu $r1 ns, FIFO on cpu$sib $r2 ns"
 check "the fair task ran ($f ns)" test "${f:-0}" -gt 0
+# Its server reserves 50% of cpu2; a quarter of the window is a floor
+# that a starved task (unfixed: 2.7 ms) cannot reach.
+check "the fair task ran >= 25% of the $secs s ($f ns)" \
+	test "${f:-0}" -ge $((secs * 250000000))
 # Unfixed, the fair task starves (2.7 ms in 10 s): core.c ranked a server
 # pick as deadline through task_struct::dl_server, which 6.12 no longer
 # sets (fixed by kernel/patches/0003). Fixed, it runs about as long as the
