@@ -156,6 +156,13 @@ static void wait_account(struct fs_cpu *c, const struct fs_event *ev)
 	c->consumed = (uint64_t)(c->wait_runtime - ev->runtime);
 }
 
+/* A segment of D begins at @ev: a D entry, or a start back to D. */
+static void segment_begin(struct fs_cpu *c, const struct fs_event *ev)
+{
+	c->seg_start = ev->ts;
+	c->seg_runtime = ev->runtime;
+}
+
 /*
  * The server starts serving at @ev. For a boost, the wait ends here; it is
  * counted when the episode ends, once it is known to have served anything.
@@ -163,8 +170,7 @@ static void wait_account(struct fs_cpu *c, const struct fs_event *ev)
 static void serve_begin(struct fs_cpu *c, const struct fs_event *ev,
 			bool boosted)
 {
-	c->seg_start = ev->ts;
-	c->seg_runtime = ev->runtime;
+	segment_begin(c, ev);
 	c->serve_active = 0;
 	c->serve_used = 0;
 	c->serve_boosted = boosted;
@@ -188,13 +194,6 @@ static void segment_end(struct fs_cpu *c, const struct fs_event *ev)
 	c->serve_active += ev->ts - c->seg_start;
 	if (used > 0)
 		c->serve_used += (uint64_t)used;
-}
-
-/* A start straight back to D at @ev resumes the episode. */
-static void segment_resume(struct fs_cpu *c, const struct fs_event *ev)
-{
-	c->seg_start = ev->ts;
-	c->seg_runtime = ev->runtime;
 }
 
 /*
@@ -240,7 +239,7 @@ static void step(struct fs_cpu *c, const struct fs_event *ev,
 		c->stop_held = false;
 		if (ev->type == FS_EV_START && to == FS_ST_RUNNING) {
 			/* Resumed: the episode goes on from here. */
-			segment_resume(c, ev);
+			segment_begin(c, ev);
 			c->state = to;
 			return;
 		}

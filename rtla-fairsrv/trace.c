@@ -39,8 +39,7 @@ struct fs_trace {
 	struct fs_run *run;		/* while collecting */
 	char name[64];
 	/* Readers of our instance's per-CPU buffers, open for the run. */
-	int nr_cpus;
-	struct tracefs_cpu **cpu;
+	struct tracefs_cpu **cpu;	/* p->nr_cpus of them */
 	struct kbuffer *kbuf;
 	void *page;
 };
@@ -100,7 +99,7 @@ static int field(struct tep_event *ev, const char *name,
  * parse every other sched event, /proc/kallsyms and the printk formats:
  * seconds of CPU at start and 20 MB of RSS under TCG, for nothing used.
  */
-static struct tep_handle *load_tep(void)
+static struct tep_handle *load_tep(int nr_cpus)
 {
 	enum tep_endian endian = tep_is_bigendian() ? TEP_BIG_ENDIAN :
 						      TEP_LITTLE_ENDIAN;
@@ -114,7 +113,7 @@ static struct tep_handle *load_tep(void)
 	tep_set_local_bigendian(tep, endian);
 	tep_set_long_size(tep, sizeof(long));
 	tep_set_page_size(tep, getpagesize());
-	tep_set_cpus(tep, (int)sysconf(_SC_NPROCESSORS_CONF));
+	tep_set_cpus(tep, nr_cpus);
 	buf = tracefs_instance_file_read(NULL, "events/header_page", &size);
 	if (!buf || tep_parse_header_page(tep, buf, size, sizeof(long))) {
 		free(buf);
@@ -148,7 +147,7 @@ static int resolve_events(struct fs_trace *t)
 	char missing[512] = "";
 	int i, ret;
 
-	t->tep = load_tep();
+	t->tep = load_tep(t->p->nr_cpus);
 	if (!t->tep) {
 		fs_err("cannot read the ring buffer format from tracefs: %s",
 		       strerror(errno));
@@ -198,18 +197,13 @@ static int open_readers(struct fs_trace *t)
 							   KBUFFER_LSIZE_4;
 	int cpu, size = 0;
 
-	t->nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
-	if (t->nr_cpus < 1) {
-		fs_err("cannot count the CPUs: %s", strerror(errno));
-		return -1;
-	}
-	t->cpu = calloc(t->nr_cpus, sizeof(*t->cpu));
+	t->cpu = calloc(t->p->nr_cpus, sizeof(*t->cpu));
 	t->kbuf = kbuffer_alloc(lsize, KBUFFER_ENDIAN_SAME_AS_HOST);
 	if (!t->cpu || !t->kbuf) {
 		fs_err("out of memory");
 		return -1;
 	}
-	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
+	for (cpu = 0; cpu < t->p->nr_cpus; cpu++) {
 		t->cpu[cpu] = tracefs_cpu_open(t->inst, cpu, true);
 		if (!t->cpu[cpu]) {
 			fs_err("cannot open the trace buffer of CPU %d: %s",
@@ -422,7 +416,7 @@ int fs_trace_collect(struct fs_trace *t, struct fs_run *run)
 	int cpu, n;
 
 	t->run = run;
-	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
+	for (cpu = 0; cpu < t->p->nr_cpus; cpu++) {
 		while ((n = tracefs_cpu_read(t->cpu[cpu], t->page, true)) > 0)
 			if (read_subbuf(t, cpu))
 				return -1;
@@ -519,7 +513,7 @@ void fs_trace_close(struct fs_trace *t)
 	if (!t)
 		return;
 	if (t->cpu)
-		for (cpu = 0; cpu < t->nr_cpus; cpu++)
+		for (cpu = 0; cpu < t->p->nr_cpus; cpu++)
 			if (t->cpu[cpu])
 				tracefs_cpu_close(t->cpu[cpu]);
 	free(t->cpu);
