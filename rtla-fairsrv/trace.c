@@ -22,11 +22,20 @@
 /* Only the fair server of the events DL tasks share (type 2). */
 #define FAIR_SERVER_FILTER	"type == 2"
 
-/* Field handles of one event; flags, runtime, deadline absent for params. */
+/* Where a field lies in a record; size 0 when the event lacks it. */
+struct ev_field {
+	unsigned int offset, size;
+};
+
+/*
+ * The fields of one event, resolved once from its format: a record is then
+ * decoded with plain loads, the format's host byte order being ours.
+ * flags, runtime and deadline are absent for params.
+ */
 struct ev_fields {
 	int id;
-	struct tep_format_field *cpu, *flags, *runtime, *deadline;
-	struct tep_format_field *dl_runtime, *dl_period;
+	unsigned int need;	/* a record must be this long */
+	struct ev_field cpu, flags, runtime, deadline, dl_runtime, dl_period;
 };
 
 struct fs_trace {
@@ -34,6 +43,7 @@ struct fs_trace {
 	struct tep_handle *tep;
 	struct tracefs_instance *inst;	/* what we consume */
 	struct tracefs_instance *rec;	/* -t: kept for saving */
+	struct ev_field type;		/* common_type: the event's id */
 	struct ev_fields f[FS_EV_NR];
 	char names[FS_EV_NR][48];	/* sched_dl_<fs_ev_name()> */
 	struct fs_run *run;		/* while collecting */
@@ -81,16 +91,49 @@ void fs_trace_cleanup_stale(void)
 	tracefs_list_free(names);
 }
 
-/* Look a field up; every field we use must exist. */
-static int field(struct tep_event *ev, const char *name,
-		 struct tep_format_field **out)
+/* Whether @f is a scalar we can load: 1, 2, 4 or 8 bytes. */
+static bool is_number(const struct tep_format_field *f)
 {
-	*out = tep_find_field(ev, name);
-	if (!*out) {
+	return !(f->flags & TEP_FIELD_IS_ARRAY) && f->offset >= 0 &&
+	       (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8);
+}
+
+/* Resolve a field of @ev into @fs; every field we use must exist. */
+static int field(struct tep_event *ev, const char *name,
+		 struct ev_fields *fs, struct ev_field *out)
+{
+	struct tep_format_field *f = tep_find_field(ev, name);
+
+	if (!f) {
 		fs_err("event %s has no field '%s': the kernel's events do not match this tool",
 		       ev->name, name);
 		return -1;
 	}
+	if (!is_number(f)) {
+		fs_err("event %s: field '%s' is not a number of 1, 2, 4 or 8 bytes",
+		       ev->name, name);
+		return -1;
+	}
+	out->offset = (unsigned int)f->offset;
+	out->size = (unsigned int)f->size;
+	if (out->offset + out->size > fs->need)
+		fs->need = out->offset + out->size;
+	return 0;
+}
+
+/* Resolve common_type, the id every record starts with, from @ev. */
+static int common_type(struct fs_trace *t, struct tep_event *ev)
+{
+	struct tep_format_field *f = tep_find_common_field(ev, "common_type");
+
+	if (!f || !is_number(f) ||
+	    (t->type.size && (t->type.offset != (unsigned int)f->offset ||
+			      t->type.size != (unsigned int)f->size))) {
+		fs_err("event %s: no usable common_type field", ev->name);
+		return -1;
+	}
+	t->type.offset = (unsigned int)f->offset;
+	t->type.size = (unsigned int)f->size;
 	return 0;
 }
 
@@ -154,6 +197,7 @@ static int resolve_events(struct fs_trace *t)
 		return -1;
 	}
 	for (i = 0; i < FS_EV_NR; i++) {
+		struct ev_fields *fs;
 		struct tep_event *ev;
 
 		snprintf(t->names[i], sizeof(t->names[i]), "sched_dl_%s",
@@ -170,16 +214,19 @@ static int resolve_events(struct fs_trace *t)
 				 len ? ", " : "", t->names[i]);
 			continue;
 		}
-		t->f[i].id = ev->id;
-		if (field(ev, "cpu", &t->f[i].cpu) ||
-		    field(ev, "dl_runtime", &t->f[i].dl_runtime) ||
-		    field(ev, "dl_period", &t->f[i].dl_period))
+		fs = &t->f[i];
+		fs->id = ev->id;
+		if (common_type(t, ev))
+			return -1;
+		if (field(ev, "cpu", fs, &fs->cpu) ||
+		    field(ev, "dl_runtime", fs, &fs->dl_runtime) ||
+		    field(ev, "dl_period", fs, &fs->dl_period))
 			return -1;
 		if (i == FS_EV_PARAMS)
 			continue;
-		if (field(ev, "flags", &t->f[i].flags) ||
-		    field(ev, "runtime", &t->f[i].runtime) ||
-		    field(ev, "deadline", &t->f[i].deadline))
+		if (field(ev, "flags", fs, &fs->flags) ||
+		    field(ev, "runtime", fs, &fs->runtime) ||
+		    field(ev, "deadline", fs, &fs->deadline))
 			return -1;
 	}
 	if (missing[0]) {
@@ -340,37 +387,61 @@ int fs_trace_start(struct fs_trace *t)
 }
 
 
-/* Read one number field; 0 if it cannot be read. */
-static unsigned long long num(struct tep_format_field *f,
-			      struct tep_record *rec)
+/* Load the unsigned number @f of @data; 0 if the event lacks it. */
+static uint64_t load(const struct ev_field *f, const unsigned char *data)
 {
-	unsigned long long v = 0;
+	uint8_t u8;
+	uint16_t u16;
+	uint32_t u32;
+	uint64_t u64;
 
-	if (f && tep_read_number_field(f, rec->data, &v))
-		v = 0;
-	return v;
+	switch (f->size) {
+	case 1:
+		memcpy(&u8, data + f->offset, 1);
+		return u8;
+	case 2:
+		memcpy(&u16, data + f->offset, 2);
+		return u16;
+	case 4:
+		memcpy(&u32, data + f->offset, 4);
+		return u32;
+	case 8:
+		memcpy(&u64, data + f->offset, 8);
+		return u64;
+	}
+	return 0;
 }
 
-/* Decode one record of a sub-buffer and queue it for the run. */
-static int decode(struct fs_trace *t, struct tep_record *rec)
+/* Decode one record of @cpu's buffer and queue it for the run. */
+static int decode(struct fs_trace *t, const unsigned char *data,
+		  unsigned int size, uint64_t ts, int cpu)
 {
-	int i, id = tep_data_type(t->tep, rec);
+	const struct ev_fields *fs;
 	struct fs_event ev;
+	int i, id;
 
+	if (size < t->type.offset + t->type.size)
+		return 0;
+	id = (int)load(&t->type, data);
 	for (i = 0; i < FS_EV_NR; i++)
 		if (t->f[i].id == id)
 			break;
 	if (i == FS_EV_NR)
 		return 0;
-
+	fs = &t->f[i];
+	if (size < fs->need) {
+		fs_err("a %s record of CPU %d is %u bytes, its format needs %u",
+		       t->names[i], cpu, size, fs->need);
+		return -1;
+	}
 	ev.type = i;
-	ev.ts = rec->ts;
-	ev.cpu = (int)num(t->f[i].cpu, rec);
-	ev.flags = (unsigned int)num(t->f[i].flags, rec);
-	ev.runtime = (int64_t)num(t->f[i].runtime, rec);
-	ev.deadline = num(t->f[i].deadline, rec);
-	ev.dl_runtime = num(t->f[i].dl_runtime, rec);
-	ev.dl_period = num(t->f[i].dl_period, rec);
+	ev.ts = ts;
+	ev.cpu = (int)load(&fs->cpu, data);
+	ev.flags = (unsigned int)load(&fs->flags, data);
+	ev.runtime = (int64_t)load(&fs->runtime, data);
+	ev.deadline = load(&fs->deadline, data);
+	ev.dl_runtime = load(&fs->dl_runtime, data);
+	ev.dl_period = load(&fs->dl_period, data);
 	if (fs_run_queue(t->run, &ev)) {
 		fs_err("out of memory");
 		return -1;
@@ -381,7 +452,6 @@ static int decode(struct fs_trace *t, struct tep_record *rec)
 /* Decode the sub-buffer just read from @cpu's buffer. */
 static int read_subbuf(struct fs_trace *t, int cpu)
 {
-	struct tep_record rec;
 	unsigned long long ts;
 	int missed;
 	void *data;
@@ -398,15 +468,9 @@ static int read_subbuf(struct fs_trace *t, int cpu)
 		t->run->lost_unknown = true;
 
 	for (data = kbuffer_read_event(t->kbuf, &ts); data;
-	     data = kbuffer_next_event(t->kbuf, &ts)) {
-		memset(&rec, 0, sizeof(rec));
-		rec.ts = ts;
-		rec.data = data;
-		rec.size = kbuffer_event_size(t->kbuf);
-		rec.cpu = cpu;
-		if (decode(t, &rec))
+	     data = kbuffer_next_event(t->kbuf, &ts))
+		if (decode(t, data, kbuffer_event_size(t->kbuf), ts, cpu))
 			return -1;
-	}
 	return 0;
 }
 
