@@ -18,43 +18,82 @@ void fs_order_init(struct fs_order *o)
 void fs_order_free(struct fs_order *o)
 {
 	free(o->q);
-	o->q = NULL;
+	free(o->tmp);
+	o->q = o->tmp = NULL;
 	o->nr = o->cap = 0;
+}
+
+/* Make room for one more event; the merge buffer grows along. */
+static int grow(struct fs_order *o)
+{
+	size_t cap = o->cap ? o->cap * 2 : 1024;
+	struct fs_event *q, *tmp;
+
+	if (cap > SIZE_MAX / sizeof(*q)) {
+		errno = ENOMEM;
+		return -1;
+	}
+	q = realloc(o->q, cap * sizeof(*q));
+	if (!q)
+		return -1;
+	o->q = q;
+	tmp = realloc(o->tmp, cap * sizeof(*tmp));
+	if (!tmp)
+		return -1;
+	o->tmp = tmp;
+	o->cap = cap;
+	return 0;
 }
 
 /* Queue one event at the end; it is sorted when released. */
 int fs_order_push(struct fs_order *o, const struct fs_event *ev)
 {
-	if (o->nr == o->cap) {
-		size_t cap = o->cap ? o->cap * 2 : 1024;
-		struct fs_order_entry *q;
-
-		if (cap > SIZE_MAX / sizeof(*q)) {
-			errno = ENOMEM;
-			return -1;
-		}
-		q = realloc(o->q, cap * sizeof(*q));
-		if (!q)
-			return -1;
-		o->q = q;
-		o->cap = cap;
-	}
-	o->q[o->nr].ev = *ev;
-	o->q[o->nr].seq = o->seq++;
-	o->nr++;
+	if (o->nr == o->cap && grow(o))
+		return -1;
+	o->q[o->nr++] = *ev;
 	if (ev->ts > o->round_max)
 		o->round_max = ev->ts;
 	return 0;
 }
 
-/* Timestamp order, arrival order among equal timestamps. */
-static int cmp_entry(const void *a, const void *b)
+/* End of the sorted run of @q that starts at @i. */
+static size_t run_end(const struct fs_event *q, size_t i, size_t nr)
 {
-	const struct fs_order_entry *x = a, *y = b;
+	for (i++; i < nr && q[i - 1].ts <= q[i].ts; i++)
+		;
+	return i;
+}
 
-	if (x->ev.ts != y->ev.ts)
-		return x->ev.ts < y->ev.ts ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+/* Stable merge of q[a, b) and q[b, c) into out[a, c). */
+static void merge(const struct fs_event *q, struct fs_event *out, size_t a,
+		  size_t b, size_t c)
+{
+	size_t i = a, j = b, k = a;
+
+	while (i < b && j < c)
+		out[k++] = q[j].ts < q[i].ts ? q[j++] : q[i++];
+	while (i < b)
+		out[k++] = q[i++];
+	while (j < c)
+		out[k++] = q[j++];
+}
+
+/* Sort the queue: merge neighbouring runs, pass after pass, until one. */
+static void sort(struct fs_order *o)
+{
+	while (o->nr && run_end(o->q, 0, o->nr) < o->nr) {
+		struct fs_event *swap;
+		size_t a, b, c;
+
+		for (a = 0; a < o->nr; a = c) {
+			b = run_end(o->q, a, o->nr);
+			c = b < o->nr ? run_end(o->q, b, o->nr) : b;
+			merge(o->q, o->tmp, a, b, c);
+		}
+		swap = o->q;
+		o->q = o->tmp;
+		o->tmp = swap;
+	}
 }
 
 /* Sort, hand the events up to @limit to @fn, keep the rest. */
@@ -63,13 +102,13 @@ static void release(struct fs_order *o, uint64_t limit, fs_order_fn fn,
 {
 	size_t i;
 
-	qsort(o->q, o->nr, sizeof(*o->q), cmp_entry);
-	for (i = 0; i < o->nr && o->q[i].ev.ts <= limit; i++) {
-		if (o->q[i].ev.ts < o->released_max)
+	sort(o);
+	for (i = 0; i < o->nr && o->q[i].ts <= limit; i++) {
+		if (o->q[i].ts < o->released_max)
 			o->late++;
 		else
-			o->released_max = o->q[i].ev.ts;
-		fn(ctx, &o->q[i].ev);
+			o->released_max = o->q[i].ts;
+		fn(ctx, &o->q[i]);
 	}
 	memmove(o->q, o->q + i, (o->nr - i) * sizeof(*o->q));
 	o->nr -= i;

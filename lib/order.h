@@ -16,15 +16,15 @@
 
 #include "model.h"
 
-struct fs_order_entry {
-	struct fs_event ev;
-	uint64_t seq;		/* arrival, to keep equal timestamps in order */
-};
-
+/*
+ * Each buffer's events come in timestamp order, so the queue is a few
+ * sorted runs, one per buffer read: a stable merge of the runs orders it
+ * and keeps equal timestamps in arrival order.
+ */
 struct fs_order {
-	struct fs_order_entry *q;
+	struct fs_event *q;
+	struct fs_event *tmp;	/* as large as q: the merge's other side */
 	size_t nr, cap;
-	uint64_t seq;
 	uint64_t horizon;	/* release up to here after this round */
 	uint64_t round_max;	/* highest timestamp queued this round */
 	uint64_t released_max;	/* highest timestamp released so far */
