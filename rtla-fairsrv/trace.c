@@ -60,14 +60,34 @@ static void instance_name(char *buf, size_t len, const char *kind)
 	snprintf(buf, len, INSTANCE_PREFIX "%s%d", kind, (int)getpid());
 }
 
-/* Remove instances whose rtla fairsrv process no longer exists. */
+/* Walk callback: collect the names of our instances, any process's. */
+static int add_ours(const char *name, void *data)
+{
+	char ***names = data;
+	char **list;
+
+	if (strncmp(name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)))
+		return 0;
+	list = tracefs_list_add(*names, name);
+	if (!list)
+		return -1;
+	*names = list;
+	return 0;
+}
+
+/*
+ * Remove instances whose rtla fairsrv process no longer exists. The names
+ * are matched here: tracefs_instances() leaks its compiled regex.
+ */
 void fs_trace_cleanup_stale(void)
 {
-	char **names = tracefs_instances("^" INSTANCE_PREFIX);
+	char **names = NULL;
 	int i;
 
-	if (!names)
+	if (tracefs_instances_walk(add_ours, &names) < 0 || !names) {
+		tracefs_list_free(names);
 		return;
+	}
 	for (i = 0; names[i]; i++) {
 		const char *num = strrchr(names[i], '_');
 		struct tracefs_instance *inst;
