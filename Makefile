@@ -59,6 +59,13 @@ $(B)/bin/rtla: $(LIB_SRCS) $(TOOL_SRCS) $(HDRS)
 	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) -Irtla-fairsrv -o $@ \
 		$(LIB_SRCS) $(TOOL_SRCS) $(TRACE_LIBS)
 
+# The tool with ASan, LeakSanitizer and UBSan, for the guest test
+# 14-sanitizers; the runtimes are linked in, the guest has none.
+$(B)/asan/rtla: $(LIB_SRCS) $(TOOL_SRCS) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ASAN_CFLAGS) -static-libasan -static-libubsan $(TRACE_CFLAGS) \
+		-Irtla-fairsrv -o $@ $(LIB_SRCS) $(TOOL_SRCS) $(TRACE_LIBS)
+
 $(B)/bin/rtla-fairsrv: $(B)/bin/rtla
 	ln -f $< $@
 
@@ -136,10 +143,10 @@ image: deps
 demo: deps all
 	image/run -- tests/guest/demo.sh
 
-check: deps all unit
+check: deps all unit $(B)/asan/rtla
 	tests/run-all
 
-check-debug: deps all unit
+check-debug: deps all unit $(B)/asan/rtla
 	kernel/build.sh debug > /dev/null
 	FAIRSRV_FLAVOR=debug tests/run-all
 

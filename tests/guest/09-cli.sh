@@ -56,16 +56,6 @@ fairsrv top extra-arg
 fairsrv hist --trigger x
 LIST
 
-# instances_left: no rtla_fairsrv instance, no sched_dl event enabled.
-clean() {
-	local left en
-	left=$(ls $T/instances | grep -c rtla_fairsrv)
-	en=$(cat $T/events/sched/sched_dl_*/enable | grep -vc 0)
-	[ "$left" = 0 ] && [ "$en" = 0 ] && return 0
-	echo "# left: $left instances, $en events enabled at the top level"
-	return 1
-}
-
 out=$(setpriv --reuid=65534 --regid=65534 --clear-groups rtla fairsrv top -d 1 2>&1)
 rc=$?
 check "not root: exit 1 with one line ($out)" \

@@ -100,3 +100,14 @@ collecting() {
 	done
 	return 1
 }
+
+# clean: no rtla fairsrv instance is left and no event of ours is enabled
+# at the top level; says what is left otherwise.
+clean() {
+	local left en
+	left=$(ls $T/instances | grep -c rtla_fairsrv)
+	en=$(cat $T/events/sched/sched_dl_*/enable | grep -vc 0)
+	[ "$left" = 0 ] && [ "$en" = 0 ] && return 0
+	echo "# left: $left instances, $en events enabled at the top level"
+	return 1
+}
