@@ -23,8 +23,7 @@ for cpu in 1 2 3; do
 	fs_set $cpu $((period / 2)) $period || exit 1
 done
 for cpu in 1 2 3; do
-	rt-probe -c $cpu -d $((secs + 20)) > /dev/null &
-	fair-probe -c $cpu -d $((secs + 20)) > /dev/null &
+	hog $cpu $((secs + 20))
 done
 
 holders="$T/instances/bench_hold1 $T/instances/bench_hold2"

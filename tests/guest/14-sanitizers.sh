@@ -14,10 +14,7 @@ taskset -cp 0 $$ > /dev/null
 # A busy stream: boosts every 100 ms on CPUs 1 and 2.
 for cpu in 1 2; do
 	fs_set $cpu 10000000 100000000 || exit 1
-	rt-probe -c $cpu -d 600 > /dev/null &
-	probes+=" $!"
-	fair-probe -c $cpu -d 600 > /dev/null &
-	probes+=" $!"
+	hog $cpu 600
 done
 
 # sanitized NAME RC WANT: the run just made exited RC, which is WANT, with

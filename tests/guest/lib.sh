@@ -77,6 +77,15 @@ starve() {
 	probes+=" $!"
 }
 
+# hog CPU SECONDS: an rt-probe and a fair-probe on CPU for SECONDS, their
+# output discarded: the fair server's usual load. Adds the pids to $probes.
+hog() {
+	rt-probe -c "$1" -d "$2" > /dev/null &
+	probes+=" $!"
+	fair-probe -c "$1" -d "$2" > /dev/null &
+	probes+=" $!"
+}
+
 # gapstat FILE MIN_NS: "count avg max" of the listed gaps longer than MIN_NS.
 gapstat() {
 	awk -v min="$2" '/^gap start_ns=/ {
