@@ -16,35 +16,19 @@
 #include <kbuffer.h>
 
 #include "fairsrv.h"
+#include "record.h"
 
 #define INSTANCE_PREFIX		"rtla_fairsrv_"
 #define SYSTEM			"sched"
 /* Only the fair server of the events DL tasks share (type 2). */
 #define FAIR_SERVER_FILTER	"type == 2"
 
-/* Where a field lies in a record; size 0 when the event lacks it. */
-struct ev_field {
-	unsigned int offset, size;
-};
-
-/*
- * The fields of one event, resolved once from its format: a record is then
- * decoded with plain loads, the format's host byte order being ours.
- * flags, runtime and deadline are absent for params.
- */
-struct ev_fields {
-	int id;
-	unsigned int need;	/* a record must be this long */
-	struct ev_field cpu, flags, runtime, deadline, dl_runtime, dl_period;
-};
-
 struct fs_trace {
 	const struct fs_params *p;
 	struct tep_handle *tep;
 	struct tracefs_instance *inst;	/* what we consume */
 	struct tracefs_instance *rec;	/* -t: kept for saving */
-	struct ev_field type;		/* common_type: the event's id */
-	struct ev_fields f[FS_EV_NR];
+	struct fs_layout layout;	/* where the fields lie */
 	char names[FS_EV_NR][48];	/* sched_dl_<fs_ev_name()> */
 	struct fs_run *run;		/* while collecting */
 	char name[64];
@@ -111,16 +95,16 @@ void fs_trace_cleanup_stale(void)
 	tracefs_list_free(names);
 }
 
-/* Whether @f is a scalar we can load: 1, 2, 4 or 8 bytes. */
-static bool is_number(const struct tep_format_field *f)
+/* Whether @f is a scalar field at a known offset. */
+static bool is_scalar(const struct tep_format_field *f)
 {
 	return !(f->flags & TEP_FIELD_IS_ARRAY) && f->offset >= 0 &&
-	       (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8);
+	       f->size > 0;
 }
 
 /* Resolve a field of @ev into @fs; every field we use must exist. */
 static int field(struct tep_event *ev, const char *name,
-		 struct ev_fields *fs, struct ev_field *out)
+		 struct fs_fields *fs, struct fs_field *out)
 {
 	struct tep_format_field *f = tep_find_field(ev, name);
 
@@ -129,15 +113,12 @@ static int field(struct tep_event *ev, const char *name,
 		       ev->name, name);
 		return -1;
 	}
-	if (!is_number(f)) {
+	if (!is_scalar(f) || fs_field_set(fs, out, (unsigned int)f->offset,
+					  (unsigned int)f->size)) {
 		fs_err("event %s: field '%s' is not a number of 1, 2, 4 or 8 bytes",
 		       ev->name, name);
 		return -1;
 	}
-	out->offset = (unsigned int)f->offset;
-	out->size = (unsigned int)f->size;
-	if (out->offset + out->size > fs->need)
-		fs->need = out->offset + out->size;
 	return 0;
 }
 
@@ -145,15 +126,16 @@ static int field(struct tep_event *ev, const char *name,
 static int common_type(struct fs_trace *t, struct tep_event *ev)
 {
 	struct tep_format_field *f = tep_find_common_field(ev, "common_type");
+	struct fs_field *type = &t->layout.type;
 
-	if (!f || !is_number(f) ||
-	    (t->type.size && (t->type.offset != (unsigned int)f->offset ||
-			      t->type.size != (unsigned int)f->size))) {
+	if (!f || !is_scalar(f) ||
+	    (type->size && (type->offset != (unsigned int)f->offset ||
+			    type->size != (unsigned int)f->size)) ||
+	    fs_field_set(NULL, type, (unsigned int)f->offset,
+			 (unsigned int)f->size)) {
 		fs_err("event %s: no usable common_type field", ev->name);
 		return -1;
 	}
-	t->type.offset = (unsigned int)f->offset;
-	t->type.size = (unsigned int)f->size;
 	return 0;
 }
 
@@ -217,7 +199,7 @@ static int resolve_events(struct fs_trace *t)
 		return -1;
 	}
 	for (i = 0; i < FS_EV_NR; i++) {
-		struct ev_fields *fs;
+		struct fs_fields *fs;
 		struct tep_event *ev;
 
 		snprintf(t->names[i], sizeof(t->names[i]), "sched_dl_%s",
@@ -234,7 +216,7 @@ static int resolve_events(struct fs_trace *t)
 				 len ? ", " : "", t->names[i]);
 			continue;
 		}
-		fs = &t->f[i];
+		fs = &t->layout.ev[i];
 		fs->id = ev->id;
 		if (common_type(t, ev))
 			return -1;
@@ -407,62 +389,19 @@ int fs_trace_start(struct fs_trace *t)
 }
 
 
-/* Load the unsigned number @f of @data; 0 if the event lacks it. */
-static uint64_t load(const struct ev_field *f, const unsigned char *data)
-{
-	uint8_t u8;
-	uint16_t u16;
-	uint32_t u32;
-	uint64_t u64;
-
-	switch (f->size) {
-	case 1:
-		memcpy(&u8, data + f->offset, 1);
-		return u8;
-	case 2:
-		memcpy(&u16, data + f->offset, 2);
-		return u16;
-	case 4:
-		memcpy(&u32, data + f->offset, 4);
-		return u32;
-	case 8:
-		memcpy(&u64, data + f->offset, 8);
-		return u64;
-	}
-	return 0;
-}
-
 /* Decode one record of @cpu's buffer and queue it for the run. */
-static int decode(struct fs_trace *t, const unsigned char *data,
-		  unsigned int size, uint64_t ts, int cpu)
+static int decode(struct fs_trace *t, const void *data, unsigned int size,
+		  uint64_t ts, int cpu)
 {
-	const struct ev_fields *fs;
 	struct fs_event ev;
-	int i, id;
+	int ret = fs_record_decode(&t->layout, data, size, ts, &ev);
 
-	if (size < t->type.offset + t->type.size)
-		return 0;
-	id = (int)load(&t->type, data);
-	for (i = 0; i < FS_EV_NR; i++)
-		if (t->f[i].id == id)
-			break;
-	if (i == FS_EV_NR)
-		return 0;
-	fs = &t->f[i];
-	if (size < fs->need) {
-		fs_err("a %s record of CPU %d is %u bytes, its format needs %u",
-		       t->names[i], cpu, size, fs->need);
+	if (ret < 0) {
+		fs_err("a %s record of CPU %d is %u bytes, shorter than its format",
+		       t->names[ev.type], cpu, size);
 		return -1;
 	}
-	ev.type = i;
-	ev.ts = ts;
-	ev.cpu = (int)load(&fs->cpu, data);
-	ev.flags = (unsigned int)load(&fs->flags, data);
-	ev.runtime = (int64_t)load(&fs->runtime, data);
-	ev.deadline = load(&fs->deadline, data);
-	ev.dl_runtime = load(&fs->dl_runtime, data);
-	ev.dl_period = load(&fs->dl_period, data);
-	if (fs_run_queue(t->run, &ev)) {
+	if (ret && fs_run_queue(t->run, &ev)) {
 		fs_err("out of memory");
 		return -1;
 	}
