@@ -25,7 +25,6 @@
 
 struct fs_trace {
 	const struct fs_params *p;
-	struct tep_handle *tep;
 	struct tracefs_instance *inst;	/* what we consume */
 	struct tracefs_instance *rec;	/* -t: kept for saving */
 	struct fs_layout layout;	/* where the fields lie */
@@ -95,11 +94,14 @@ void fs_trace_cleanup_stale(void)
 	tracefs_list_free(names);
 }
 
-/* Whether @f is a scalar field at a known offset. */
-static bool is_scalar(const struct tep_format_field *f)
+/* Place the field @f of a format at @out; 0, or -1 if not a number. */
+static int place(struct fs_fields *fs, struct fs_field *out,
+		 const struct tep_format_field *f)
 {
-	return !(f->flags & TEP_FIELD_IS_ARRAY) && f->offset >= 0 &&
-	       f->size > 0;
+	if ((f->flags & TEP_FIELD_IS_ARRAY) || f->offset < 0 || f->size < 0)
+		return -1;
+	return fs_field_set(fs, out, (unsigned int)f->offset,
+			    (unsigned int)f->size);
 }
 
 /* Resolve a field of @ev into @fs; every field we use must exist. */
@@ -113,8 +115,7 @@ static int field(struct tep_event *ev, const char *name,
 		       ev->name, name);
 		return -1;
 	}
-	if (!is_scalar(f) || fs_field_set(fs, out, (unsigned int)f->offset,
-					  (unsigned int)f->size)) {
+	if (place(fs, out, f)) {
 		fs_err("event %s: field '%s' is not a number of 1, 2, 4 or 8 bytes",
 		       ev->name, name);
 		return -1;
@@ -126,13 +127,8 @@ static int field(struct tep_event *ev, const char *name,
 static int common_type(struct fs_trace *t, struct tep_event *ev)
 {
 	struct tep_format_field *f = tep_find_common_field(ev, "common_type");
-	struct fs_field *type = &t->layout.type;
 
-	if (!f || !is_scalar(f) ||
-	    (type->size && (type->offset != (unsigned int)f->offset ||
-			    type->size != (unsigned int)f->size)) ||
-	    fs_field_set(NULL, type, (unsigned int)f->offset,
-			 (unsigned int)f->size)) {
+	if (!f || place(NULL, &t->layout.type, f)) {
 		fs_err("event %s: no usable common_type field", ev->name);
 		return -1;
 	}
@@ -170,7 +166,7 @@ static struct tep_handle *load_tep(int nr_cpus)
 }
 
 /* Parse one event's format; 1 if the kernel does not have the event. */
-static int load_event(struct fs_trace *t, const char *name)
+static int load_event(struct tep_handle *tep, const char *name)
 {
 	char *buf;
 	int size = 0, ret = 0;
@@ -178,7 +174,7 @@ static int load_event(struct fs_trace *t, const char *name)
 	buf = tracefs_event_file_read(NULL, SYSTEM, name, "format", &size);
 	if (!buf)
 		return 1;
-	if (tep_parse_event(t->tep, buf, size, SYSTEM)) {
+	if (tep_parse_event(tep, buf, size, SYSTEM)) {
 		fs_err("cannot parse the format of %s:%s", SYSTEM, name);
 		ret = -1;
 	}
@@ -186,29 +182,23 @@ static int load_event(struct fs_trace *t, const char *name)
 	return ret;
 }
 
-/* Parse our events' formats and resolve their fields. */
-static int resolve_events(struct fs_trace *t)
+/* Parse our events' formats with @tep and resolve their fields. */
+static int resolve_with(struct fs_trace *t, struct tep_handle *tep)
 {
 	char missing[512] = "";
 	int i, ret;
 
-	t->tep = load_tep(t->p->nr_cpus);
-	if (!t->tep) {
-		fs_err("cannot read the ring buffer format from tracefs: %s",
-		       strerror(errno));
-		return -1;
-	}
 	for (i = 0; i < FS_EV_NR; i++) {
 		struct fs_fields *fs;
 		struct tep_event *ev;
 
 		snprintf(t->names[i], sizeof(t->names[i]), "sched_dl_%s",
 			 fs_ev_name(i));
-		ret = load_event(t, t->names[i]);
+		ret = load_event(tep, t->names[i]);
 		if (ret < 0)
 			return -1;
 		ev = ret ? NULL :
-		     tep_find_event_by_name(t->tep, SYSTEM, t->names[i]);
+		     tep_find_event_by_name(tep, SYSTEM, t->names[i]);
 		if (!ev) {
 			size_t len = strlen(missing);
 
@@ -218,7 +208,8 @@ static int resolve_events(struct fs_trace *t)
 		}
 		fs = &t->layout.ev[i];
 		fs->id = ev->id;
-		if (common_type(t, ev))
+		/* The common fields are the same in every event. */
+		if (!t->layout.type.size && common_type(t, ev))
 			return -1;
 		if (field(ev, "cpu", fs, &fs->cpu) ||
 		    field(ev, "dl_runtime", fs, &fs->dl_runtime) ||
@@ -237,6 +228,22 @@ static int resolve_events(struct fs_trace *t)
 		return -1;
 	}
 	return 0;
+}
+
+/* Resolve where our events' fields lie; the parser is not kept. */
+static int resolve_events(struct fs_trace *t)
+{
+	struct tep_handle *tep = load_tep(t->p->nr_cpus);
+	int ret;
+
+	if (!tep) {
+		fs_err("cannot read the ring buffer format from tracefs: %s",
+		       strerror(errno));
+		return -1;
+	}
+	ret = resolve_with(t, tep);
+	tep_free(tep);
+	return ret;
 }
 
 /* Open a non-blocking reader on each CPU's buffer of our instance. */
@@ -545,7 +552,5 @@ void fs_trace_close(struct fs_trace *t)
 	free(t->page);
 	drop_instance(t->inst);
 	drop_instance(t->rec);
-	if (t->tep)
-		tep_free(t->tep);
 	free(t);
 }
