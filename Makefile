@@ -99,8 +99,6 @@ $(B)/valgrind/test-%: tests/unit/test-%.c $(LIB_SRCS) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -O1 -g -Ilib -Itests/unit -o $@ $< $(LIB_SRCS)
 
-unit: $(UNIT_BINS) $(VG_BINS) $(FUZZERS)
-
 # Fuzzers of the parsers (libFuzzer, with ASan and UBSan), built by
 # make unit; tests/run-all runs each for 30 s, make fuzz for FUZZ_SECONDS.
 FUZZ_SECONDS	?= 300
@@ -109,13 +107,18 @@ FUZZ_CFLAGS	:= -std=gnu11 -D_GNU_SOURCE $(WARN) -O1 -g \
 		   -Ilib -Irtla-fairsrv
 FUZZERS		:= $(B)/fuzz/fuzz-values $(B)/fuzz/fuzz-args
 
-$(B)/fuzz/fuzz-values: tests/fuzz/fuzz-values.c lib/parse.c lib/parse.h
-	@mkdir -p $(@D)
-	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< lib/parse.c
+unit: $(UNIT_BINS) $(VG_BINS) $(FUZZERS)
 
-$(B)/fuzz/fuzz-args: tests/fuzz/fuzz-args.c rtla-fairsrv/cli.c $(LIB_SRCS) $(HDRS)
+$(B)/fuzz/fuzz-values: tests/fuzz/fuzz-values.c lib/parse.c lib/text.c $(HDRS)
 	@mkdir -p $(@D)
-	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< rtla-fairsrv/cli.c $(LIB_SRCS)
+	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< lib/parse.c lib/text.c
+
+# The option parser with its real error path (messages and the CPU count).
+FUZZ_ARGS_SRCS	:= rtla-fairsrv/cli.c rtla-fairsrv/msg.c rtla-fairsrv/system.c
+
+$(B)/fuzz/fuzz-args: tests/fuzz/fuzz-args.c $(FUZZ_ARGS_SRCS) $(LIB_SRCS) $(HDRS)
+	@mkdir -p $(@D)
+	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_ARGS_SRCS) $(LIB_SRCS)
 
 fuzz: deps $(FUZZERS)
 	@for f in $(FUZZERS); do tests/fuzz/run $$f $(FUZZ_SECONDS) || exit 1; done

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The per-CPU model of the fair server (a deferred dl_server), rebuilt from
- * the sched_dl_* trace events. Pure code: it consumes decoded events and
- * keeps statistics; it never reads tracefs.
+ * The per-CPU model: the fair server's state machine (server.c) and the
+ * fair starvation episodes (starve.c), rebuilt from decoded events. Pure
+ * code: it consumes events and keeps statistics; it never reads tracefs.
  *
- * The states are those of the comment above dl_server_start() in
+ * The server's states are those of the comment above dl_server_start() in
  * kernel/sched/deadline.c, as 6.12 implements them. Each event carries the
- * server's flags after the transition, and the state is a function of them:
+ * server's flags after the transition, and the state is a function of
+ * them:
  *
  *   A:init               !active
  *   B:zero_laxity-wait    active &&  throttled &&  armed
@@ -22,6 +23,17 @@
  *   +-------------------|-|---------------------------+ | replenish      |
  *   |      stop         | +-----------------------------|----------------+
  *   +-------------------+  postpone, replenish (re-arm) +----------------+
+ *
+ * Two states are the tool's own: off (runtime 0: the server never starts)
+ * and offline (the CPU is going down or down; nothing is counted there).
+ *
+ * A fair starvation episode is an interval in which at least one fair task
+ * is runnable on the CPU, none runs there, and a task of a higher class
+ * (stop, deadline, real-time) holds it; the fair server's service counts as
+ * fair running. It is the kernel's sched_fair_starve_* events that say when
+ * one begins and ends. The server's wait (from its start or deferral to
+ * its boost) is a different figure: the server stays started while no fair
+ * task is runnable, so its wait can include time in which nothing starved.
  */
 #ifndef FAIRSRV_MODEL_H
 #define FAIRSRV_MODEL_H
@@ -29,16 +41,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "event.h"
 #include "hist.h"
 
-/* The flags field of the events, as include/trace/events/sched.h has it. */
-#define FS_FLAG_ACTIVE		0x01
-#define FS_FLAG_THROTTLED	0x02
-#define FS_FLAG_ARMED		0x04
-#define FS_FLAG_RUNNING		0x08
-
 enum fs_state {
-	FS_ST_UNKNOWN,		/* no event seen yet on this CPU */
+	FS_ST_UNKNOWN,		/* nothing known yet, or events were lost */
+	FS_ST_OFF,		/* runtime 0: disabled */
+	FS_ST_OFFLINE,		/* the CPU is offline */
 	FS_ST_INIT,		/* A */
 	FS_ST_ZL_WAIT,		/* B */
 	FS_ST_RUNNING,		/* D */
@@ -46,57 +55,18 @@ enum fs_state {
 	FS_ST_NR
 };
 
-/* The events, named after sched_dl_<name> and sched_dl_server_<name>. */
-enum fs_ev {
-	FS_EV_START,
-	FS_EV_STOP,
-	FS_EV_DEFER,
-	FS_EV_POSTPONE,
-	FS_EV_BOOST,
-	FS_EV_IDLE,
-	FS_EV_THROTTLE,
-	FS_EV_REPLENISH,
-	FS_EV_PARAMS,
-	FS_EV_NR
-};
-
-/* One decoded event of the fair server. */
-struct fs_event {
-	enum fs_ev type;
-	uint64_t ts;		/* trace timestamp, ns */
-	int cpu;
-	unsigned int flags;	/* FS_FLAG_* */
-	int64_t runtime;	/* budget left, ns */
-	uint64_t deadline;	/* absolute, rq_clock ns */
-	uint64_t dl_runtime;	/* parameters */
-	uint64_t dl_period;
-};
-
-/* What one event completed, for thresholds and live output. */
-struct fs_outcome {
-	bool invalid;		/* the transition is not in the state machine */
-	bool starvation;	/* a boost: starvation_ns is valid */
-	bool preemption;	/* a serving episode ended: preempt_ns, served_ns */
-	uint64_t starvation_ns;
-	uint64_t preempt_ns;
-	uint64_t served_ns;
-};
-
-/* The model and statistics of one CPU's server. */
-struct fs_cpu {
-	int cpu;
+/* The fair server's part of a CPU's model. */
+struct fs_server {
 	enum fs_state state;
-	uint64_t state_since;	/* ts of the event that entered state */
-	uint64_t dl_runtime, dl_period;
+	uint64_t dl_runtime, dl_period;	/* 0: not known */
 
 	/* Counters. */
-	uint64_t count[FS_EV_NR];
-	uint64_t boosts;	/* serving started because fair tasks starved */
+	uint64_t count[FS_EV_SERVER_NR];	/* events, by type */
+	uint64_t boosts;	/* serving began: the zero-laxity time came */
 	uint64_t idle_boosts;	/* boosts that found nothing to serve */
-	uint64_t invalid;	/* transitions the state machine does not have */
-	uint64_t untraced_stops;	/* stops inferred: the CPU was offline */
+	uint64_t refused;	/* parameter writes the kernel refused */
 
-	/* The stretch fair tasks have been waiting since, for starvation. */
+	/* The server's wait, since its start or deferral, for server_wait. */
 	bool waiting;
 	uint64_t wait_start;
 	int64_t wait_runtime;	/* runtime when the wait began */
@@ -115,7 +85,7 @@ struct fs_cpu {
 	uint64_t serve_active;	/* ns in D over the closed segments */
 	uint64_t serve_used;	/* runtime used over the closed segments */
 	bool serve_boosted;	/* it began with a boost */
-	uint64_t serve_waited;	/* the starvation that boost ended */
+	uint64_t serve_waited;	/* the server wait that boost ended */
 	bool serve_wait_known;	/* the wait's start was seen */
 	bool serve_idle_wait;	/* idle time used the runtime up meanwhile */
 	/*
@@ -128,14 +98,100 @@ struct fs_cpu {
 
 	uint64_t served_total;	/* ns of runtime the server consumed */
 	struct fs_stat served_boost;	/* per boosted episode, ns */
-	struct fs_hist starvation;	/* per boost, ns */
+	struct fs_hist wait;		/* server wait per boost, ns */
 	struct fs_hist preempt;		/* per boosted serving episode, ns */
+};
+
+/* One fair task's wait within an episode. */
+struct fs_wait {
+	struct fs_task task;
+	unsigned int why;	/* fs_wait_why */
+	uint64_t since;		/* ts it began */
+	uint64_t ns;		/* its length, once ended (or so far) */
+	unsigned int end;	/* fs_end_why; FS_END_OPEN while waiting */
+};
+
+/* A task that held the CPU during an episode, and for how long. */
+struct fs_hold {
+	struct fs_task task;
+	uint64_t ns;
+};
+
+#define FS_EP_WAITS	8	/* named waits kept per episode */
+#define FS_EP_HOLDS	4	/* holders kept per episode */
+
+/* One fair starvation episode of a CPU. */
+struct fs_episode {
+	int cpu;
+	uint64_t start;		/* ts of the first wait seen */
+	uint64_t ns;		/* length (so far, while open) */
+	bool start_known;	/* false: it began before it was seen */
+	unsigned int end;	/* fs_end_why; FS_END_OPEN while open */
+	struct fs_task ran;	/* the fair task that ran at its end */
+	enum fs_state server_at_start;	/* the server's state then */
+	bool boosted;		/* the server boosted during it */
+	struct fs_wait waits[FS_EP_WAITS];
+	unsigned int nr_waits;
+	uint64_t more_waits;	/* named waits beyond FS_EP_WAITS */
+	uint64_t unnamed_waits;	/* waits of tasks not named by the kernel */
+	/* Holders, the longest first once it ended. */
+	struct fs_hold holds[FS_EP_HOLDS];
+	unsigned int nr_holds;
+	uint64_t other_hold_ns;	/* by holders beyond FS_EP_HOLDS */
+	int cur_hold;		/* index of the current holder, -1: other */
+	uint64_t hold_since;	/* ts the current holder took over */
+};
+
+#define FS_HOLDERS	16	/* holders whose totals each CPU keeps */
+
+/* The fair starvation part of a CPU's model. */
+struct fs_starve {
+	bool open;
+	struct fs_episode ep;	/* the open episode, or the last one */
+	struct fs_hist hist;	/* lengths of the episodes seen whole, ns */
+	uint64_t total_ns;	/* their sum, and of partial ones */
+	uint64_t ends[FS_END_NR];	/* episodes by how they ended */
+	uint64_t partial;	/* ended, but began before they were seen */
+	uint64_t dropped;	/* open when events were lost */
+	uint64_t orphans;	/* hold, leave or end with no episode open */
+	uint64_t unstarved_boosts;	/* boosts while no fair task starved */
+	/* The starvation each holder caused, over every episode. */
+	struct fs_hold holders[FS_HOLDERS];
+	unsigned int nr_holders;
+	uint64_t other_holders_ns;
+};
+
+/* The model and statistics of one CPU. */
+struct fs_cpu {
+	int cpu;
+	uint64_t last_ts;	/* of the last event applied */
+	uint64_t invalid;	/* events the models could not apply */
+	uint64_t lost_marks;	/* times events were lost */
+	uint64_t offline_ns;	/* time spent offline */
+	uint64_t offline_since;
+	struct fs_server srv;
+	struct fs_starve st;
+};
+
+/* What one event completed, for thresholds, tables and lists. */
+struct fs_outcome {
+	bool invalid;		/* not applied: out of order, or no such edge */
+	/* The server. */
+	bool server_wait;	/* a boost ended a server wait of this long */
+	uint64_t server_wait_ns;
+	bool preemption;	/* a serving episode ended: preempt_ns, served_ns */
+	uint64_t preempt_ns;
+	uint64_t served_ns;
+	/* Starvation: an episode ended (or, at the end of a run, is open). */
+	const struct fs_episode *episode;
+	/* Waits that ended with this event: the episode's, or one that left. */
+	const struct fs_wait *waits;
+	unsigned int nr_waits;
 };
 
 /* Short and long names, for output. */
 const char *fs_state_name(enum fs_state st);
 const char *fs_state_letter(enum fs_state st);
-const char *fs_ev_name(enum fs_ev ev);
 
 /* The state that event flags describe. */
 enum fs_state fs_state_of(unsigned int flags);
@@ -152,10 +208,42 @@ void fs_cpu_free(struct fs_cpu *c);
 void fs_cpu_event(struct fs_cpu *c, const struct fs_event *ev,
 		  struct fs_outcome *out);
 
-/* Close what a held stop left open, at the end of a run. */
-void fs_cpu_finish(struct fs_cpu *c, struct fs_outcome *out);
+/*
+ * The end of a run at trace time @now: close what a held stop left open,
+ * and hand back the open starvation episode, if any, as open.
+ */
+void fs_cpu_finish(struct fs_cpu *c, uint64_t now, struct fs_outcome *out);
+
+/* The open episode's length at trace time @now; 0 if none is open. */
+uint64_t fs_cpu_open_ns(const struct fs_cpu *c, uint64_t now);
 
 /* Add @src's statistics into @dst (the ALL row). */
 int fs_cpu_merge(struct fs_cpu *dst, const struct fs_cpu *src);
+
+/* server.c: the server's part, called by the CPU model. */
+int fs_server_init(struct fs_server *s, uint64_t bucket_ns,
+		   unsigned int entries);
+void fs_server_free(struct fs_server *s);
+void fs_server_event(struct fs_server *s, const struct fs_event *ev,
+		     struct fs_outcome *out);
+void fs_server_reset(struct fs_server *s, enum fs_state st, uint64_t ts,
+		     struct fs_outcome *out);
+void fs_server_finish(struct fs_server *s, struct fs_outcome *out);
+int fs_server_merge(struct fs_server *dst, const struct fs_server *src);
+
+/* starve.c: the starvation part, called by the CPU model. */
+int fs_starve_init(struct fs_starve *s, int cpu, uint64_t bucket_ns,
+		   unsigned int entries);
+void fs_starve_free(struct fs_starve *s);
+void fs_starve_event(struct fs_starve *s, const struct fs_event *ev,
+		     enum fs_state server, struct fs_outcome *out);
+void fs_starve_drop(struct fs_starve *s);
+void fs_starve_boost(struct fs_starve *s);
+void fs_starve_finish(struct fs_starve *s, uint64_t now,
+		      struct fs_outcome *out);
+int fs_starve_merge(struct fs_starve *dst, const struct fs_starve *src);
+/* The holder that caused the most starvation up to @now; false if none. */
+bool fs_starve_top_holder(const struct fs_starve *s, uint64_t now,
+			  struct fs_hold *out);
 
 #endif

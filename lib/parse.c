@@ -105,14 +105,6 @@ static void set_err(char *err, const char *what, const char *str,
 	fs_printable(err);
 }
 
-/* Replace control characters by '?': a message quoting input stays one line. */
-void fs_printable(char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
-}
-
 /* Describe byte @c for a message: 'x' when printable, else its code. */
 static const char *char_desc(char c, char buf[16])
 {
@@ -362,7 +354,18 @@ static int parse_scaled(const char *str, const struct unit_spec *spec,
 /* Parse a duration in s, m, h or d (default s) into seconds. */
 int fs_parse_duration(const char *str, uint64_t *seconds, char err[FS_ERRLEN])
 {
-	return parse_scaled(str, &duration_spec, seconds, err);
+	uint64_t s;
+
+	if (parse_scaled(str, &duration_spec, &s, err))
+		return -1;
+	if (s > FS_MAX_DURATION_S) {
+		set_err(err, duration_spec.what, str,
+			"too large (max %llus)",
+			(unsigned long long)FS_MAX_DURATION_S);
+		return -1;
+	}
+	*seconds = s;
+	return 0;
 }
 
 /* Parse a time in ns, us, ms or s (default us) into nanoseconds. */

@@ -11,7 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FS_MAX_CPUS	1024
+#include "text.h"
+
+/* CPUs the sets can hold; the tool refuses a system with more. */
+#define FS_MAX_CPUS	8192
 #define FS_ERRLEN	128
 
 /* A set of CPU numbers, 0 .. FS_MAX_CPUS - 1. */
@@ -26,6 +29,11 @@ int fs_cpuset_count(const struct fs_cpuset *set);
 /* Next CPU in the set at or after @cpu, or -1. */
 int fs_cpuset_next(const struct fs_cpuset *set, int cpu);
 
+/* Every CPU of @set, in ascending order. */
+#define fs_for_each_cpu(cpu, set)					\
+	for ((cpu) = fs_cpuset_next((set), 0); (cpu) >= 0;		\
+	     (cpu) = fs_cpuset_next((set), (cpu) + 1))
+
 /*
  * Parse a CPU list such as "0-3,6,8-9" into @set. Every CPU must be below
  * @nr_cpus (the CPUs the system has). Ranges must be ascending (a-b with
@@ -37,9 +45,11 @@ int fs_parse_cpus(const char *str, int nr_cpus, struct fs_cpuset *set,
 
 /*
  * Parse a duration for -d: a positive whole number with an optional unit
- * s (default), m, h or d. Result in seconds. 0, negatives, overflow,
+ * s (default), m, h or d. Result in seconds, at most FS_MAX_DURATION_S
+ * (its nanoseconds must fit in 64 bits). 0, negatives, overflow,
  * fractions, unknown units and trailing garbage are errors.
  */
+#define FS_MAX_DURATION_S	(UINT64_MAX / 1000000000ULL)
 int fs_parse_duration(const char *str, uint64_t *seconds, char err[FS_ERRLEN]);
 
 /*
@@ -63,7 +73,5 @@ int fs_parse_long(const char *str, long min, long max, long *val,
  */
 int fs_parse_size_kb(const char *str, uint64_t *kb, char err[FS_ERRLEN]);
 
-/* Replace control characters in @s by '?', so that it prints on one line. */
-void fs_printable(char *s);
 
 #endif

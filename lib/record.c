@@ -6,20 +6,83 @@
 
 #include "record.h"
 
-/* Place @f at @offset, @size bytes, and grow @fs's need. */
-int fs_field_set(struct fs_fields *fs, struct fs_field *f,
-		 unsigned int offset, unsigned int size)
+static const char *const field_names[FS_F_NR] = {
+	[FS_F_CPU]		= "cpu",
+	[FS_F_FLAGS]		= "flags",
+	[FS_F_RUNTIME]		= "runtime",
+	[FS_F_DEADLINE]		= "deadline",
+	[FS_F_DL_RUNTIME]	= "dl_runtime",
+	[FS_F_DL_PERIOD]	= "dl_period",
+	[FS_F_RET]		= "ret",
+	[FS_F_PID]		= "pid",
+	[FS_F_COMM]		= "comm",
+	[FS_F_HOLDER_PID]	= "holder_pid",
+	[FS_F_HOLDER_COMM]	= "holder_comm",
+	[FS_F_HOLDER_PRIO]	= "holder_prio",
+	[FS_F_WHY]		= "why",
+	[FS_F_FIRST]		= "first",
+	[FS_F_STARVED]		= "starved",
+	[FS_F_TARGET]		= "target",
+};
+
+#define F(x)		(1u << (x))
+#define SERVER_FIELDS	(F(FS_F_CPU) | F(FS_F_FLAGS) | F(FS_F_RUNTIME) | \
+			 F(FS_F_DEADLINE) | F(FS_F_DL_RUNTIME) | \
+			 F(FS_F_DL_PERIOD))
+#define TASK_FIELDS	(F(FS_F_CPU) | F(FS_F_PID) | F(FS_F_COMM))
+#define HOLDER_FIELDS	(F(FS_F_HOLDER_PID) | F(FS_F_HOLDER_COMM) | \
+			 F(FS_F_HOLDER_PRIO))
+
+/* The fields the tool reads of each event. */
+static const unsigned int event_fields[FS_EV_NR] = {
+	[FS_EV_START]		= SERVER_FIELDS,
+	[FS_EV_STOP]		= SERVER_FIELDS,
+	[FS_EV_DEFER]		= SERVER_FIELDS,
+	[FS_EV_POSTPONE]	= SERVER_FIELDS,
+	[FS_EV_BOOST]		= SERVER_FIELDS,
+	[FS_EV_IDLE]		= SERVER_FIELDS,
+	[FS_EV_THROTTLE]	= SERVER_FIELDS,
+	[FS_EV_REPLENISH]	= SERVER_FIELDS,
+	[FS_EV_PARAMS]		= F(FS_F_CPU) | F(FS_F_DL_RUNTIME) |
+				  F(FS_F_DL_PERIOD) | F(FS_F_RET),
+	[FS_EV_WAIT]		= TASK_FIELDS | HOLDER_FIELDS | F(FS_F_WHY) |
+				  F(FS_F_FIRST),
+	[FS_EV_HOLD]		= F(FS_F_CPU) | HOLDER_FIELDS,
+	[FS_EV_LEAVE]		= TASK_FIELDS | F(FS_F_WHY),
+	[FS_EV_END]		= TASK_FIELDS | F(FS_F_STARVED) | F(FS_F_WHY),
+	[FS_EV_HOTPLUG]		= F(FS_F_CPU) | F(FS_F_TARGET),
+};
+
+/* The name of a field in the formats. */
+const char *fs_field_name(enum fs_fid fid)
 {
-	if (size != 1 && size != 2 && size != 4 && size != 8)
+	return fid < FS_F_NR ? field_names[fid] : "?";
+}
+
+/* Whether event @ev carries field @fid. */
+bool fs_event_has(enum fs_ev ev, enum fs_fid fid)
+{
+	return ev < FS_EV_NR && fid < FS_F_NR && (event_fields[ev] & F(fid));
+}
+
+/* Place a field and grow its event's need. */
+int fs_field_set(struct fs_fields *fs, struct fs_field *f,
+		 unsigned int offset, unsigned int size, bool is_signed,
+		 bool is_string)
+{
+	if (is_string ? size < 1 :
+	    size != 1 && size != 2 && size != 4 && size != 8)
 		return -1;
 	f->offset = offset;
 	f->size = size;
+	f->is_signed = is_signed && !is_string;
+	f->is_string = is_string;
 	if (fs && offset + size > fs->need)
 		fs->need = offset + size;
 	return 0;
 }
 
-/* Load the unsigned number @f of @data; 0 if the event lacks it. */
+/* Load the number @f of @data, sign-extended if signed; 0 if absent. */
 static uint64_t load(const struct fs_field *f, const unsigned char *data)
 {
 	uint8_t u8;
@@ -30,18 +93,64 @@ static uint64_t load(const struct fs_field *f, const unsigned char *data)
 	switch (f->size) {
 	case 1:
 		memcpy(&u8, data + f->offset, 1);
-		return u8;
+		return f->is_signed ? (uint64_t)(int64_t)(int8_t)u8 : u8;
 	case 2:
 		memcpy(&u16, data + f->offset, 2);
-		return u16;
+		return f->is_signed ? (uint64_t)(int64_t)(int16_t)u16 : u16;
 	case 4:
 		memcpy(&u32, data + f->offset, 4);
-		return u32;
+		return f->is_signed ? (uint64_t)(int64_t)(int32_t)u32 : u32;
 	case 8:
 		memcpy(&u64, data + f->offset, 8);
 		return u64;
 	}
 	return 0;
+}
+
+/* Copy the string @f of @data into @out, NUL-terminated; "" if absent. */
+static void load_string(const struct fs_field *f, const unsigned char *data,
+			char out[FS_COMM_LEN])
+{
+	unsigned int n = f->size < FS_COMM_LEN - 1 ? f->size : FS_COMM_LEN - 1;
+
+	memcpy(out, data + f->offset, n);
+	out[n] = '\0';
+}
+
+/* Fill the fields of @ev that its event carries. */
+static void fill(const struct fs_fields *fs, const unsigned char *d,
+		 struct fs_event *ev)
+{
+	const struct fs_field *f = fs->f;
+
+	ev->cpu = (int)load(&f[FS_F_CPU], d);
+	switch (ev->type) {
+	case FS_EV_WAIT:
+	case FS_EV_HOLD:
+	case FS_EV_LEAVE:
+	case FS_EV_END:
+		ev->task.pid = (int32_t)load(&f[FS_F_PID], d);
+		load_string(&f[FS_F_COMM], d, ev->task.comm);
+		ev->holder.pid = (int32_t)load(&f[FS_F_HOLDER_PID], d);
+		ev->holder.prio = (int32_t)load(&f[FS_F_HOLDER_PRIO], d);
+		load_string(&f[FS_F_HOLDER_COMM], d, ev->holder.comm);
+		ev->why = (unsigned int)load(&f[FS_F_WHY], d);
+		ev->first = load(&f[FS_F_FIRST], d) != 0;
+		ev->starved = load(&f[FS_F_STARVED], d);
+		break;
+	case FS_EV_HOTPLUG:
+		/* cpuhp_enter: a step towards CPUHP_OFFLINE (0), or up. */
+		ev->down = load(&f[FS_F_TARGET], d) == 0;
+		break;
+	default:
+		ev->flags = (unsigned int)load(&f[FS_F_FLAGS], d);
+		ev->runtime = (int64_t)load(&f[FS_F_RUNTIME], d);
+		ev->deadline = load(&f[FS_F_DEADLINE], d);
+		ev->dl_runtime = load(&f[FS_F_DL_RUNTIME], d);
+		ev->dl_period = load(&f[FS_F_DL_PERIOD], d);
+		ev->ret = (int)load(&f[FS_F_RET], d);
+		break;
+	}
 }
 
 /* Decode one record; 1 decoded, 0 not ours, -1 too short. */
@@ -60,15 +169,11 @@ int fs_record_decode(const struct fs_layout *l, const void *data,
 	if (i == FS_EV_NR)
 		return 0;
 	fs = &l->ev[i];
+	memset(ev, 0, sizeof(*ev));
 	ev->type = i;
 	if (size < fs->need)
 		return -1;
 	ev->ts = ts;
-	ev->cpu = (int)load(&fs->cpu, data);
-	ev->flags = (unsigned int)load(&fs->flags, data);
-	ev->runtime = (int64_t)load(&fs->runtime, data);
-	ev->deadline = load(&fs->deadline, data);
-	ev->dl_runtime = load(&fs->dl_runtime, data);
-	ev->dl_period = load(&fs->dl_period, data);
+	fill(fs, data, ev);
 	return 1;
 }

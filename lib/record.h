@@ -8,37 +8,72 @@
 #ifndef FAIRSRV_RECORD_H
 #define FAIRSRV_RECORD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
-#include "model.h"
+#include "event.h"
+
+/* The fields the tool reads, whatever event carries them. */
+enum fs_fid {
+	FS_F_CPU,
+	FS_F_FLAGS,
+	FS_F_RUNTIME,
+	FS_F_DEADLINE,
+	FS_F_DL_RUNTIME,
+	FS_F_DL_PERIOD,
+	FS_F_RET,
+	FS_F_PID,
+	FS_F_COMM,
+	FS_F_HOLDER_PID,
+	FS_F_HOLDER_COMM,
+	FS_F_HOLDER_PRIO,
+	FS_F_WHY,
+	FS_F_FIRST,
+	FS_F_STARVED,
+	FS_F_TARGET,
+	FS_F_NR
+};
 
 /* Where a field lies in a record; size 0 when the event lacks it. */
 struct fs_field {
-	unsigned int offset, size;	/* size: 1, 2, 4 or 8 */
+	unsigned int offset, size;
+	bool is_signed;		/* a number to sign-extend */
+	bool is_string;		/* a char array */
 };
 
 /*
- * The fields of one event; flags, runtime, deadline absent for params.
- * need is 0 until a field is set: such an entry matches no record.
+ * The fields of one event. need is 0 until a field is set: such an entry
+ * matches no record.
  */
 struct fs_fields {
 	int id;			/* the event's common_type */
 	unsigned int need;	/* a record must be this long */
-	struct fs_field cpu, flags, runtime, deadline, dl_runtime, dl_period;
+	struct fs_field f[FS_F_NR];
 };
 
-/* The layout of all our events. */
+/* The layout of all the events the tool reads. */
 struct fs_layout {
 	struct fs_field type;	/* common_type, in every record */
 	struct fs_fields ev[FS_EV_NR];
 };
 
+/* The name of field @fid in the events' formats. */
+const char *fs_field_name(enum fs_fid fid);
+
 /*
- * Place @f at @offset, @size bytes; @fs, the event's fields @f is one of,
- * grows its need (NULL for common_type). 0, or -1 if not 1/2/4/8 bytes.
+ * Whether event @ev carries field @fid: the fields of each event, as the
+ * kernel series defines them (cpuhp_enter: cpu and target).
+ */
+bool fs_event_has(enum fs_ev ev, enum fs_fid fid);
+
+/*
+ * Place a field at @offset, @size bytes, into @fs (NULL for common_type,
+ * then into @f). Numbers must have 1, 2, 4 or 8 bytes; strings are char
+ * arrays of at least 1 byte. Returns 0, or -1 if the size does not fit.
  */
 int fs_field_set(struct fs_fields *fs, struct fs_field *f,
-		 unsigned int offset, unsigned int size);
+		 unsigned int offset, unsigned int size, bool is_signed,
+		 bool is_string);
 
 /*
  * Decode the record @data of @size bytes, stamped @ts. Returns 1 with

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fair server's state machine and the statistics derived from it.
- * See model.h for the states.
+ * The fair server's state machine and the statistics derived from it:
+ * boosts, the server's wait, RT preemption and served runtime. See
+ * model.h for the states.
  */
 #include <errno.h>
 #include <string.h>
 
 #include "model.h"
 
-#define EDGE(from, to)	(1u << ((from) * FS_ST_NR + (to)))
+#define EDGE(from, to)	(1ULL << ((from) * FS_ST_NR + (to)))
 #define A		FS_ST_INIT
 #define B		FS_ST_ZL_WAIT
 #define D		FS_ST_RUNNING
@@ -20,7 +21,7 @@
  * middle: the defer event of dl_server_start() comes before the start
  * event and already has the active flag, so it takes A->B itself.
  */
-static const unsigned int edges[FS_EV_NR] = {
+static const unsigned long long edges[FS_EV_SERVER_NR] = {
 	/* dl_server_start(): deferred, or straight to running. */
 	[FS_EV_START]	  = EDGE(A, B) | EDGE(A, D) | EDGE(B, B) | EDGE(D, D),
 	/* dl_server_stop(), from any active state. */
@@ -30,21 +31,23 @@ static const unsigned int edges[FS_EV_NR] = {
 	[FS_EV_DEFER]	  = EDGE(A, B) | EDGE(B, B) | EDGE(E, B),
 	/* Runtime used up in the background: a new period, still waiting. */
 	[FS_EV_POSTPONE]  = EDGE(B, B) | EDGE(E, B),
-	/* Zero-laxity timer fired with runtime left. */
-	[FS_EV_BOOST]	  = EDGE(B, B),
-	/* Idle time used up the runtime; charged in any state. */
-	[FS_EV_IDLE]	  = EDGE(A, A) | EDGE(B, B) | EDGE(D, D) | EDGE(E, E),
+	/* The zero-laxity timer fired with runtime left: B to D. */
+	[FS_EV_BOOST]	  = EDGE(B, D),
+	/* Idle time used up the runtime of an active server. */
+	[FS_EV_IDLE]	  = EDGE(B, B) | EDGE(D, D) | EDGE(E, E),
 	/* Runtime exhausted while serving. */
 	[FS_EV_THROTTLE]  = EDGE(D, E),
 	/* Replenished: serve now, or wait for the zero-laxity time again. */
 	[FS_EV_REPLENISH] = EDGE(B, D) | EDGE(E, D) | EDGE(E, B) | EDGE(B, B) |
 			    EDGE(D, D),
-	/* Parameters change no state by themselves. */
+	/* Parameters: see params(). */
 	[FS_EV_PARAMS]	  = 0,
 };
 
 static const char *const state_names[FS_ST_NR] = {
 	[FS_ST_UNKNOWN]		= "unknown",
+	[FS_ST_OFF]		= "off",
+	[FS_ST_OFFLINE]		= "offline",
 	[FS_ST_INIT]		= "init",
 	[FS_ST_ZL_WAIT]		= "zero_laxity-wait",
 	[FS_ST_RUNNING]		= "running",
@@ -53,22 +56,12 @@ static const char *const state_names[FS_ST_NR] = {
 
 static const char *const state_letters[FS_ST_NR] = {
 	[FS_ST_UNKNOWN]		= "?",
+	[FS_ST_OFF]		= "off",
+	[FS_ST_OFFLINE]		= "down",
 	[FS_ST_INIT]		= "A",
 	[FS_ST_ZL_WAIT]		= "B",
 	[FS_ST_RUNNING]		= "D",
 	[FS_ST_REPL_WAIT]	= "E",
-};
-
-static const char *const ev_names[FS_EV_NR] = {
-	[FS_EV_START]		= "server_start",
-	[FS_EV_STOP]		= "server_stop",
-	[FS_EV_DEFER]		= "server_defer",
-	[FS_EV_POSTPONE]	= "server_postpone",
-	[FS_EV_BOOST]		= "server_boost",
-	[FS_EV_IDLE]		= "server_idle",
-	[FS_EV_THROTTLE]	= "throttle",
-	[FS_EV_REPLENISH]	= "replenish",
-	[FS_EV_PARAMS]		= "server_params",
 };
 
 /* Long name of a state, as in deadline.c. */
@@ -77,16 +70,10 @@ const char *fs_state_name(enum fs_state st)
 	return st < FS_ST_NR ? state_names[st] : "invalid";
 }
 
-/* One-letter name of a state, as in deadline.c. */
+/* Short name of a state: deadline.c's letter, or the tool's word. */
 const char *fs_state_letter(enum fs_state st)
 {
 	return st < FS_ST_NR ? state_letters[st] : "!";
-}
-
-/* Name of an event without its sched_dl_ prefix: the tracefs name. */
-const char *fs_ev_name(enum fs_ev ev)
-{
-	return ev < FS_EV_NR ? ev_names[ev] : "invalid";
 }
 
 /* The state a set of event flags describes. */
@@ -102,45 +89,51 @@ enum fs_state fs_state_of(unsigned int flags)
 /* Whether @ev may move the server from @from to @to. */
 bool fs_transition_valid(enum fs_ev ev, enum fs_state from, enum fs_state to)
 {
-	if (ev >= FS_EV_NR || from >= FS_ST_NR || to >= FS_ST_NR)
+	if (ev >= FS_EV_SERVER_NR || from >= FS_ST_NR || to >= FS_ST_NR)
 		return false;
-	if (ev == FS_EV_PARAMS || from == FS_ST_UNKNOWN)
+	/* Parameters change no state by themselves. */
+	if (ev == FS_EV_PARAMS)
 		return true;
+	/* Nothing known to check against: learn the state. */
+	if (from == FS_ST_UNKNOWN || from == FS_ST_OFF ||
+	    from == FS_ST_OFFLINE)
+		return true;
+	if (to < FS_ST_INIT)
+		return false;
 	return edges[ev] & EDGE(from, to);
 }
 
-/* Set up one CPU's model with empty statistics. */
-int fs_cpu_init(struct fs_cpu *c, int cpu, uint64_t bucket_ns,
-		unsigned int entries)
+/* Set up a server model with empty statistics. */
+int fs_server_init(struct fs_server *s, uint64_t bucket_ns,
+		   unsigned int entries)
 {
-	memset(c, 0, sizeof(*c));
-	c->cpu = cpu;
-	c->state = FS_ST_UNKNOWN;
-	if (fs_hist_init(&c->starvation, bucket_ns, entries))
+	memset(s, 0, sizeof(*s));
+	s->state = FS_ST_UNKNOWN;
+	if (fs_hist_init(&s->wait, bucket_ns, entries))
 		return -1;
-	if (fs_hist_init(&c->preempt, bucket_ns, entries)) {
-		fs_hist_free(&c->starvation);
+	if (fs_hist_init(&s->preempt, bucket_ns, entries)) {
+		fs_hist_free(&s->wait);
 		return -1;
 	}
 	return 0;
 }
 
-/* Release one CPU's model. */
-void fs_cpu_free(struct fs_cpu *c)
+/* Release a server model. */
+void fs_server_free(struct fs_server *s)
 {
-	fs_hist_free(&c->starvation);
-	fs_hist_free(&c->preempt);
+	fs_hist_free(&s->wait);
+	fs_hist_free(&s->preempt);
 }
 
-/* Fair tasks begin to wait for the server at @ev. */
-static void wait_begin(struct fs_cpu *c, const struct fs_event *ev)
+/* The server begins to wait for its zero-laxity time at @ev. */
+static void wait_begin(struct fs_server *s, const struct fs_event *ev)
 {
-	c->waiting = true;
-	c->wait_start = ev->ts;
-	c->wait_runtime = ev->runtime;
-	c->wait_deadline = ev->deadline;
-	c->consumed = 0;
-	c->wait_idle = false;
+	s->waiting = true;
+	s->wait_start = ev->ts;
+	s->wait_runtime = ev->runtime;
+	s->wait_deadline = ev->deadline;
+	s->consumed = 0;
+	s->wait_idle = false;
 }
 
 /*
@@ -148,210 +141,247 @@ static void wait_begin(struct fs_cpu *c, const struct fs_event *ev)
  * wait began, seen through the runtime the events carry. Only meaningful
  * within one period, hence the deadline check.
  */
-static void wait_account(struct fs_cpu *c, const struct fs_event *ev)
+static void wait_account(struct fs_server *s, const struct fs_event *ev)
 {
-	if (!c->waiting || ev->deadline != c->wait_deadline ||
-	    ev->runtime >= c->wait_runtime)
+	if (!s->waiting || ev->deadline != s->wait_deadline ||
+	    ev->runtime >= s->wait_runtime)
 		return;
-	c->consumed = (uint64_t)(c->wait_runtime - ev->runtime);
+	s->consumed = (uint64_t)(s->wait_runtime - ev->runtime);
 }
 
-/* A segment of D begins at @ev: a D entry, or a start back to D. */
-static void segment_begin(struct fs_cpu *c, const struct fs_event *ev)
+/* A segment of D begins at @ts with @runtime left. */
+static void segment_begin(struct fs_server *s, uint64_t ts, int64_t runtime)
 {
-	c->seg_start = ev->ts;
-	c->seg_runtime = ev->runtime;
+	s->seg_start = ts;
+	s->seg_runtime = runtime;
 }
 
 /*
  * The server starts serving at @ev. For a boost, the wait ends here; it is
  * counted when the episode ends, once it is known to have served anything.
  */
-static void serve_begin(struct fs_cpu *c, const struct fs_event *ev,
+static void serve_begin(struct fs_server *s, const struct fs_event *ev,
 			bool boosted)
 {
-	segment_begin(c, ev);
-	c->serve_active = 0;
-	c->serve_used = 0;
-	c->serve_boosted = boosted;
+	segment_begin(s, ev->ts, ev->runtime);
+	s->serve_active = 0;
+	s->serve_used = 0;
+	s->serve_boosted = boosted;
 	/* After the CPU idled its runtime away, nothing starved. */
-	c->serve_idle_wait = boosted && c->waiting && c->wait_idle;
-	c->serve_wait_known = boosted && c->waiting;
-	c->serve_waited = 0;
-	if (c->serve_wait_known) {
-		uint64_t waited = ev->ts - c->wait_start;
+	s->serve_idle_wait = boosted && s->waiting && s->wait_idle;
+	s->serve_wait_known = boosted && s->waiting;
+	s->serve_waited = 0;
+	if (s->serve_wait_known) {
+		uint64_t waited = ev->ts - s->wait_start;
 
-		c->serve_waited = waited > c->consumed ? waited - c->consumed : 0;
+		s->serve_waited = waited > s->consumed ? waited - s->consumed : 0;
 	}
-	c->waiting = false;
+	s->waiting = false;
 }
 
-/* The server leaves D at @ev: close the current segment. */
-static void segment_end(struct fs_cpu *c, const struct fs_event *ev)
+/* The server leaves D at @ts with @runtime left: close the segment. */
+static void segment_end(struct fs_server *s, uint64_t ts, int64_t runtime)
 {
-	int64_t used = c->seg_runtime - ev->runtime;
+	int64_t used = s->seg_runtime - runtime;
 
-	c->serve_active += ev->ts - c->seg_start;
+	s->serve_active += ts - s->seg_start;
 	if (used > 0)
-		c->serve_used += (uint64_t)used;
+		s->serve_used += (uint64_t)used;
 }
 
 /*
  * The serving episode ends; its last segment is closed. A boost that
  * served nothing (6.12 boosts an idle CPU's server when its timer fires,
- * and it stops at once) is no starvation and kept no RT task off the CPU.
+ * and it stops at once) kept no RT task off the CPU.
  */
-static void serve_end(struct fs_cpu *c, struct fs_outcome *out)
+static void serve_end(struct fs_server *s, struct fs_outcome *out)
 {
-	out->served_ns = c->serve_used;
-	c->served_total += out->served_ns;
-	if (!c->serve_boosted)
+	out->served_ns = s->serve_used;
+	s->served_total += out->served_ns;
+	if (!s->serve_boosted)
 		return;
-	if (c->serve_idle_wait || !out->served_ns) {
-		c->idle_boosts++;
+	if (s->serve_idle_wait || !out->served_ns) {
+		s->idle_boosts++;
 		return;
 	}
-	c->boosts++;
-	fs_stat_add(&c->served_boost, out->served_ns);
-	if (c->serve_wait_known) {
-		fs_hist_add(&c->starvation, c->serve_waited);
-		out->starvation = true;
-		out->starvation_ns = c->serve_waited;
+	s->boosts++;
+	fs_stat_add(&s->served_boost, out->served_ns);
+	if (s->serve_wait_known) {
+		fs_hist_add(&s->wait, s->serve_waited);
+		out->server_wait = true;
+		out->server_wait_ns = s->serve_waited;
 	}
 	out->preemption = true;
-	out->preempt_ns = c->serve_active;
-	fs_hist_add(&c->preempt, out->preempt_ns);
+	out->preempt_ns = s->serve_active;
+	fs_hist_add(&s->preempt, out->preempt_ns);
+}
+
+/* A parameter write, or the parameters found at start. */
+static void params(struct fs_server *s, const struct fs_event *ev)
+{
+	if (ev->type == FS_EV_PARAMS && ev->ret < 0)
+		s->refused++;
+	s->dl_runtime = ev->dl_runtime;
+	s->dl_period = ev->dl_period;
+	if (!ev->dl_runtime)
+		s->state = FS_ST_OFF;
+	else if (s->state == FS_ST_OFF)
+		s->state = ev->type == FS_EV_PARAMS ? FS_ST_INIT : FS_ST_UNKNOWN;
+}
+
+/* Forget what is open: events were lost or missed; nothing is counted. */
+static void forget(struct fs_server *s)
+{
+	s->waiting = false;
+	s->stop_held = false;
+	s->state = FS_ST_UNKNOWN;
 }
 
 /* Check one transition, then update the state and the statistics. */
-static void step(struct fs_cpu *c, const struct fs_event *ev,
+static void step(struct fs_server *s, const struct fs_event *ev,
 		 struct fs_outcome *out)
 {
-	enum fs_state from = c->state, to;
+	enum fs_state from = s->state, to;
 
 	to = fs_state_of(ev->flags);
 	if (!fs_transition_valid(ev->type, from, to)) {
-		c->invalid++;
+		/*
+		 * Something was missed: never a figure across it. An episode
+		 * a stop ended is whole; one still in D is not counted.
+		 */
 		out->invalid = true;
+		if (s->stop_held) {
+			s->stop_held = false;
+			serve_end(s, out);
+		}
+		forget(s);
+		s->state = to;
+		return;
 	}
 
-	if (c->stop_held) {
-		c->stop_held = false;
+	if (s->stop_held) {
+		s->stop_held = false;
 		if (ev->type == FS_EV_START && to == FS_ST_RUNNING) {
 			/* Resumed: the episode goes on from here. */
-			segment_begin(c, ev);
-			c->state = to;
+			segment_begin(s, ev->ts, ev->runtime);
+			s->state = to;
 			return;
 		}
-		serve_end(c, out);
+		serve_end(s, out);
 	}
 
 	if (from == FS_ST_RUNNING && to != FS_ST_RUNNING) {
-		segment_end(c, ev);
+		segment_end(s, ev->ts, ev->runtime);
 		if (ev->type == FS_EV_STOP)
-			c->stop_held = true;
+			s->stop_held = true;
 		else
-			serve_end(c, out);
+			serve_end(s, out);
 	}
 
 	switch (ev->type) {
 	case FS_EV_START:
-		/* A fair task became runnable: its wait starts now. */
-		wait_begin(c, ev);
-		break;
 	case FS_EV_POSTPONE:
-		/* Fair tasks just ran out the runtime in the background. */
-		wait_begin(c, ev);
+		/* Started, or the runtime ran out in the background. */
+		wait_begin(s, ev);
 		break;
 	case FS_EV_STOP:
-		c->waiting = false;
+		s->waiting = false;
 		break;
 	case FS_EV_IDLE:
-		c->wait_idle = true;
+		s->wait_idle = true;
 		break;
 	default:
-		wait_account(c, ev);
+		wait_account(s, ev);
 		break;
 	}
 
 	if (to == FS_ST_RUNNING && from != FS_ST_RUNNING) {
 		/*
-		 * Serving because of starvation: the zero-laxity timer fired
-		 * (B->D), or a replenishment while still serving one (E->D).
+		 * Serving because the zero-laxity time came: the boost (B->D),
+		 * or a replenishment while still serving one (E->D).
 		 */
-		serve_begin(c, ev, from == FS_ST_ZL_WAIT ||
+		serve_begin(s, ev, ev->type == FS_EV_BOOST ||
+				   from == FS_ST_ZL_WAIT ||
 				   from == FS_ST_REPL_WAIT);
 	} else if (from == FS_ST_RUNNING && to != FS_ST_RUNNING &&
 		   to != FS_ST_INIT) {
-		/* Throttled: fair tasks wait again from here. */
-		wait_begin(c, ev);
+		/* Throttled: the server waits again from here. */
+		wait_begin(s, ev);
 	}
-
-	if (to != from)
-		c->state_since = ev->ts;
-	c->state = to;
+	s->state = to;
 }
 
-/* Feed one event of this CPU: count it, then move the model. */
-void fs_cpu_event(struct fs_cpu *c, const struct fs_event *ev,
-		  struct fs_outcome *out)
+/* Feed one server event (or FOUND): count it, then move the model. */
+void fs_server_event(struct fs_server *s, const struct fs_event *ev,
+		     struct fs_outcome *out)
 {
-	memset(out, 0, sizeof(*out));
-	if (ev->type >= FS_EV_NR)
+	if (ev->type == FS_EV_FOUND || ev->type == FS_EV_PARAMS) {
+		if (ev->type == FS_EV_PARAMS)
+			s->count[FS_EV_PARAMS]++;
+		params(s, ev);
 		return;
-	c->count[ev->type]++;
-	c->dl_runtime = ev->dl_runtime;
-	c->dl_period = ev->dl_period;
-	if (ev->type == FS_EV_PARAMS)
-		return;
-
-	/*
-	 * Tracepoints do not fire on a CPU that is going offline, so the
-	 * stop of its server in sched_cpu_dying() is never seen: the next
-	 * event finds the server inactive. Only dl_server_stop() makes it
-	 * so; take that event as the stop first, then as itself.
-	 */
-	if (c->state != FS_ST_UNKNOWN && c->state != FS_ST_INIT &&
-	    ev->type != FS_EV_STOP && fs_state_of(ev->flags) == FS_ST_INIT) {
-		struct fs_event stop = *ev;
-
-		stop.type = FS_EV_STOP;
-		c->untraced_stops++;
-		step(c, &stop, out);
 	}
-	step(c, ev, out);
+	if (ev->type >= FS_EV_SERVER_NR)
+		return;
+	s->count[ev->type]++;
+	s->dl_runtime = ev->dl_runtime;
+	s->dl_period = ev->dl_period;
+	if (s->state == FS_ST_OFFLINE)
+		return;
+
+	step(s, ev, out);
+}
+
+/*
+ * The state is set from outside the events at @ts: the CPU went offline
+ * (FS_ST_OFFLINE: what was serving ends there), came back (FS_ST_INIT: it
+ * died with its server stopped), or events were lost (FS_ST_UNKNOWN).
+ */
+void fs_server_reset(struct fs_server *s, enum fs_state st, uint64_t ts,
+		     struct fs_outcome *out)
+{
+	if (st == FS_ST_UNKNOWN) {
+		forget(s);
+		return;
+	}
+	if (st == FS_ST_OFFLINE) {
+		if (s->state == FS_ST_RUNNING) {
+			/* Served until now: no runtime figure, the time is it. */
+			segment_end(s, ts, s->seg_runtime -
+				    (int64_t)(ts - s->seg_start));
+			serve_end(s, out);
+		} else if (s->stop_held) {
+			serve_end(s, out);
+		}
+		s->waiting = false;
+		s->stop_held = false;
+	}
+	if (s->state != FS_ST_OFF)
+		s->state = st;
 }
 
 /* Close the episode a held stop ended, at the end of a run. */
-void fs_cpu_finish(struct fs_cpu *c, struct fs_outcome *out)
+void fs_server_finish(struct fs_server *s, struct fs_outcome *out)
 {
-	memset(out, 0, sizeof(*out));
-	if (!c->stop_held)
+	if (!s->stop_held)
 		return;
-	c->stop_held = false;
-	serve_end(c, out);
+	s->stop_held = false;
+	serve_end(s, out);
 }
 
-/* Add one CPU's statistics to the ALL model. */
-int fs_cpu_merge(struct fs_cpu *dst, const struct fs_cpu *src)
+/* Add @src's statistics into @dst. */
+int fs_server_merge(struct fs_server *dst, const struct fs_server *src)
 {
 	int i;
 
-	/* Both histograms of a CPU share one geometry: check it first. */
-	if (dst->preempt.bucket_size != src->preempt.bucket_size ||
-	    dst->preempt.entries != src->preempt.entries) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (fs_hist_merge(&dst->starvation, &src->starvation) ||
+	if (fs_hist_merge(&dst->wait, &src->wait) ||
 	    fs_hist_merge(&dst->preempt, &src->preempt))
 		return -1;
-	for (i = 0; i < FS_EV_NR; i++)
+	for (i = 0; i < FS_EV_SERVER_NR; i++)
 		dst->count[i] += src->count[i];
 	dst->boosts += src->boosts;
 	dst->idle_boosts += src->idle_boosts;
-	dst->invalid += src->invalid;
-	dst->untraced_stops += src->untraced_stops;
+	dst->refused += src->refused;
 	dst->served_total += src->served_total;
 	fs_stat_merge(&dst->served_boost, &src->served_boost);
 	return 0;

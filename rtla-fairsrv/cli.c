@@ -14,6 +14,7 @@
 #define DEFAULT_BUCKET_NS	(10ULL * 1000 * 1000)	/* 10 ms */
 #define DEFAULT_ENTRIES		256
 #define MAX_ENTRIES		100000
+#define MAX_WORST		1000000
 #define DEFAULT_TRACE_FILE	"fairsrv_trace.txt"
 
 enum {
@@ -25,6 +26,8 @@ enum {
 	OPT_WITH_ZEROS,
 	OPT_BUFFER,
 	OPT_JSON,
+	OPT_WORST,
+	OPT_VERSION,
 };
 
 static const struct option long_opts[] = {
@@ -46,11 +49,15 @@ static const struct option long_opts[] = {
 	{ "trace-buffer-size",	required_argument, NULL, OPT_BUFFER },
 	{ "house-keeping",	required_argument, NULL, 'H' },
 	{ "json",		no_argument,	   NULL, OPT_JSON },
+	{ "worst",		required_argument, NULL, OPT_WORST },
+	{ "version",		no_argument,	   NULL, OPT_VERSION },
 	{ "help",		no_argument,	   NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
 
-static const char short_opts[] = "c:d:DqT:t::e:b:E:H:h";
+/* The leading ':' makes getopt tell a missing value (':') from an unknown
+ * option ('?'). */
+static const char short_opts[] = ":c:d:DqT:t::e:b:E:H:h";
 
 /* Print the usage of top or hist. */
 void fs_usage(enum fs_mode mode, FILE *f)
@@ -60,12 +67,12 @@ void fs_usage(enum fs_mode mode, FILE *f)
 	fprintf(f,
 		"usage: rtla fairsrv %s [-h] [-q] [-D] [-d s] [-c cpu-list] [-H cpu-list]\n"
 		"	[-T time] [-t[file]] [-e sys[:event]] [--filter f] [--trigger t]\n"
-		"	[--trace-buffer-size kB] [--json]%s\n\n",
+		"	[--trace-buffer-size kB] [--json] [--worst N] [--version]%s\n\n",
 		hist ? "hist" : "top",
 		hist ? "\n	[-b time] [-E N] [--no-header] [--no-summary] [--no-index] [--with-zeros]" : "");
 	fprintf(f, "  %s\n\n",
-		hist ? "Histograms of fair-task starvation and RT preemption by the fair server."
-		     : "Live per-CPU statistics of the fair server (dl_server).");
+		hist ? "Histograms of fair-task starvation, the fair server's wait and RT preemption."
+		     : "Live per-CPU fair-task starvation and fair server (dl_server) statistics.");
 	fprintf(f,
 		"	  -h/--help: print this menu\n"
 		"	  -c/--cpus cpu-list: CPUs to report (default: all)\n"
@@ -73,14 +80,17 @@ void fs_usage(enum fs_mode mode, FILE *f)
 		"	  -d/--duration time[s|m|h|d]: stop after this long\n"
 		"	  -D/--debug: print debug information\n"
 		"	  -q/--quiet: print only the final result\n"
-		"	  -T/--threshold time[ns|us|ms|s]: stop (exit 2) when a starvation or\n"
-		"		RT-preemption episode is longer (default unit us)\n"
-		"	  -t/--trace[=file]: save the events to file on stop (default %s)\n"
+		"	  -T/--threshold time[ns|us|ms|s]: stop (exit 2) when a fair starvation\n"
+		"		or RT-preemption episode is longer (default unit us)\n"
+		"	  -t/--trace [file]: save the events to file on stop (default %s)\n"
 		"	  -e/--event sys[:event]: also save this event with -t (repeatable)\n"
 		"	     --filter expr: filter for the previous -e event\n"
 		"	     --trigger trigger: trigger for the previous -e event\n"
 		"	     --trace-buffer-size kB: per-CPU trace buffer size\n"
-		"	     --json: print the result as JSON\n",
+		"	     --json: print the result as JSON\n"
+		"	     --worst N: list the N longest starvation episodes, with who\n"
+		"		waited and who held the CPU (--json: 10 by default)\n"
+		"	     --version: print the version\n",
 		DEFAULT_TRACE_FILE);
 	if (hist)
 		fprintf(f,
@@ -159,30 +169,107 @@ void fs_free_params(struct fs_params *p)
 	p->nr_events = 0;
 }
 
-/*
- * Parse the options of top or hist into @p. Returns 0 to run, 1 when help
- * was printed, -1 on error (one line already printed).
- */
-int fs_parse_args(int argc, char **argv, enum fs_mode mode,
-		  struct fs_params *p)
+/* Take the -t file, in any of rtla's forms: -t, -tFILE, -t FILE, --trace,
+ * --trace=FILE; a leading '=' (-t=FILE) is not part of the name. */
+static int trace_file(struct fs_params *p, int argc, char **argv)
 {
-	char err[FS_ERRLEN];
-	int c, i, idx;
-	long nr;
+	const char *file = optarg;
+
+	if (!file && optind < argc && argv[optind][0] != '-')
+		file = argv[optind++];
+	if (file && *file == '=')
+		file++;
+	if (file && !*file)
+		return bad(p, "empty trace file name");
+	p->trace_file = file ? file : DEFAULT_TRACE_FILE;
+	return 0;
+}
+
+/* The name of option @c: "-x" for a short one, "--name" for a long one. */
+static void opt_name(int c, char *buf, size_t len)
+{
+	const struct option *o;
+
+	if (c > 0 && c < 256) {
+		snprintf(buf, len, "-%c", c);
+		return;
+	}
+	for (o = long_opts; o->name; o++) {
+		if (o->val == c) {
+			snprintf(buf, len, "--%s", o->name);
+			return;
+		}
+	}
+	snprintf(buf, len, "?");
+}
+
+/*
+ * The option getopt just refused. optopt names a known option that lacks
+ * its value (its long form if that is what @arg, the argument just
+ * passed, spells), or an unknown short one, even inside a group like -Zq.
+ * It is 0 for an unknown long option: then @arg is it.
+ */
+static void refused(const char *arg, char *buf, size_t len)
+{
+	size_t n = strcspn(arg, "=");
+	const struct option *o;
+
+	if (!strncmp(arg, "--", 2)) {
+		for (o = long_opts; o->name; o++) {
+			if (optopt && o->val == optopt &&
+			    strlen(o->name) == n - 2 &&
+			    !strncmp(o->name, arg + 2, n - 2)) {
+				snprintf(buf, len, "--%s", o->name);
+				return;
+			}
+		}
+	}
+	if (optopt) {
+		opt_name(optopt, buf, len);
+		return;
+	}
+	snprintf(buf, len, "%.*s", (int)(n < 40 ? n : 40), arg);
+}
+
+/* Set the defaults: every CPU, 10 ms buckets. */
+static int defaults(struct fs_params *p, enum fs_mode mode)
+{
+	int i;
 
 	memset(p, 0, sizeof(*p));
 	p->mode = mode;
 	p->prog = mode == FS_MODE_HIST ? "rtla fairsrv hist" : "rtla fairsrv top";
 	p->bucket_ns = DEFAULT_BUCKET_NS;
 	p->entries = DEFAULT_ENTRIES;
-	nr = sysconf(_SC_NPROCESSORS_CONF);
-	p->nr_cpus = nr > 0 && nr <= FS_MAX_CPUS ? (int)nr : 1;
+	p->nr_cpus = fs_system_cpus();
+	if (p->nr_cpus < 1)
+		return bad(p, "cannot tell how many CPUs this system has");
+	if (p->nr_cpus > FS_MAX_CPUS)
+		return bad(p, "this system has %d CPUs; rtla fairsrv supports at most %d",
+			   p->nr_cpus, FS_MAX_CPUS);
 	for (i = 0; i < p->nr_cpus; i++)
 		fs_cpuset_set(&p->cpus, i);
+	return 0;
+}
 
+/*
+ * Parse the options of top or hist into @p. Returns 0 to run, 1 when help
+ * or the version was printed, -1 on error (one line already printed).
+ */
+int fs_parse_args(int argc, char **argv, enum fs_mode mode,
+		  struct fs_params *p)
+{
+	char err[FS_ERRLEN], opt[64];
+	int c, idx;
+	long nr;
+
+	if (defaults(p, mode))
+		return -1;
 	opterr = 0;
 	optind = 0;	/* glibc: a full reset, a previous scan's state included */
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, &idx)) != -1) {
+		const char *arg = argv[optind - 1];
+
 		err[0] = '\0';
 		switch (c) {
 		case 'c':
@@ -212,6 +299,11 @@ int fs_parse_args(int argc, char **argv, enum fs_mode mode,
 				goto bad_value;
 			p->entries = (unsigned int)nr;
 			break;
+		case OPT_WORST:
+			if (fs_parse_long(optarg, 1, MAX_WORST, &nr, err))
+				goto bad_value;
+			p->worst = (unsigned int)nr;
+			break;
 		case OPT_BUFFER:
 			if (fs_parse_size_kb(optarg, &p->buffer_kb, err))
 				goto bad_value;
@@ -223,11 +315,8 @@ int fs_parse_args(int argc, char **argv, enum fs_mode mode,
 			p->quiet = true;
 			break;
 		case 't':
-			if (optarg && !*optarg) {
-				bad(p, "empty trace file name");
+			if (trace_file(p, argc, argv))
 				goto fail;
-			}
-			p->trace_file = optarg ? optarg : DEFAULT_TRACE_FILE;
 			break;
 		case 'e':
 			if (add_event(p, optarg))
@@ -260,21 +349,26 @@ int fs_parse_args(int argc, char **argv, enum fs_mode mode,
 		case OPT_JSON:
 			p->json = true;
 			break;
+		case OPT_VERSION:
+			printf("rtla fairsrv %s\n", FS_VERSION);
+			fs_free_params(p);
+			return 1;
 		case 'h':
 			fs_usage(mode, stdout);
 			fs_free_params(p);
 			return 1;
 		case ':':
-			bad(p, "option '%s' needs a value", argv[optind - 1]);
+			refused(arg, opt, sizeof(opt));
+			bad(p, "option '%s' needs a value", opt);
 			goto fail;
 		default:
-			bad(p, "unknown option '%s' (see --help)",
-			    argv[optind - 1]);
+			refused(arg, opt, sizeof(opt));
+			bad(p, "unknown option '%s' (see --help)", opt);
 			goto fail;
 		}
 		if (mode == FS_MODE_TOP && hist_only(c)) {
-			bad(p, "option '%s' is only valid for hist",
-			    argv[optind - 1]);
+			opt_name(c, opt, sizeof(opt));
+			bad(p, "option '%s' is only valid for hist", opt);
 			goto fail;
 		}
 	}

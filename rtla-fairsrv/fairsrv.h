@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rtla fairsrv: shared declarations of the command. The pure logic (model,
- * histograms, parsers) lives in lib/; this directory does the I/O.
+ * rtla fairsrv: shared declarations of the command. The pure logic (the
+ * models, histograms, parsers) lives in lib/; this directory does the I/O.
+ * It flows one way: cli.c parses the options, run.c drives the phases,
+ * trace.c reads tracefs and hands decoded events to run.c, which feeds the
+ * models, and top.c, histogram.c and json.c render a read-only report.
  */
 #ifndef FAIRSRV_H
 #define FAIRSRV_H
@@ -9,11 +12,13 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <signal.h>
+#include <stdio.h>
 
 #include "parse.h"
 #include "model.h"
-#include "order.h"
+#include "tasks.h"
+
+#define FS_VERSION		"0.3"
 
 enum fs_mode { FS_MODE_TOP, FS_MODE_HIST };
 
@@ -42,6 +47,7 @@ struct fs_params {
 	struct fs_extra_event events[FS_MAX_EXTRA_EVENTS];
 	int nr_events;
 	uint64_t buffer_kb;		/* 0: kernel default */
+	unsigned int worst;		/* --worst: episodes to list */
 	/* hist */
 	uint64_t bucket_ns;
 	unsigned int entries;
@@ -53,72 +59,82 @@ struct fs_params {
 #define FS_EXIT_ERROR		1
 #define FS_EXIT_THRESHOLD	2
 
+/* msg.c: errors always, debug lines with -D. */
+extern bool fs_debug_on;
+extern const char *fs_prog;
+void fs_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void fs_verr(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+void fs_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* cli.c */
 int fs_parse_args(int argc, char **argv, enum fs_mode mode,
 		  struct fs_params *p);
 void fs_usage(enum fs_mode mode, FILE *f);
 void fs_free_params(struct fs_params *p);
 
-/* Per-run state shared by the collector and the renderers. */
-struct fs_run {
+/* system.c: what the system says outside tracefs. */
+int fs_system_cpus(void);
+int fs_system_server(int cpu, uint64_t *runtime, uint64_t *period);
+uint64_t fs_system_now(void);
+
+/* trace.c: the tracefs session, a source of decoded events. */
+struct fs_trace;
+
+/* Receives each decoded event, in the order of each buffer; 0 or -1. */
+typedef int (*fs_sink_fn)(void *ctx, const struct fs_event *ev);
+
+/* What the session could enable. */
+struct fs_trace_caps {
+	bool starvation;	/* the sched_fair_starve_* events */
+	bool hotplug;		/* cpuhp_enter */
+};
+
+struct fs_trace *fs_trace_open(const struct fs_params *p,
+			       struct fs_trace_caps *caps);
+int fs_trace_start(struct fs_trace *t);
+int fs_trace_collect(struct fs_trace *t, fs_sink_fn sink, void *ctx);
+int fs_trace_stop(struct fs_trace *t, fs_sink_fn sink, void *ctx);
+/* Events the buffers overwrote or dropped, from their counters. */
+long long fs_trace_overrun(struct fs_trace *t);
+int fs_trace_save(struct fs_trace *t, const char *file);
+void fs_trace_close(struct fs_trace *t);
+void fs_trace_cleanup_stale(void);
+
+/* A read-only view of a run, for the renderers. */
+struct fs_report {
 	const struct fs_params *p;
-	struct fs_cpu *cpus;		/* indexed by CPU number, nr_cpus */
-	struct fs_order order;		/* events not yet fed, by timestamp */
-	uint64_t start_ts;		/* first event or start, trace ns */
-	uint64_t last_ts;
-	uint64_t wall_start_ns;		/* CLOCK_MONOTONIC */
+	const struct fs_trace_caps *caps;
+	const struct fs_cpu *cpus;	/* indexed by CPU number */
+	const struct fs_cpu *all;	/* the selected CPUs together */
+	uint64_t now;			/* trace time of the report */
 	uint64_t elapsed_ns;
-	uint64_t events;		/* fair server events decoded */
+	uint64_t events;		/* events decoded */
 	long long lost;			/* events the buffers dropped */
-	long long overrun;		/* overwritten, per the CPU stats */
 	bool lost_unknown;		/* some drops were not counted */
+	uint64_t late;			/* events older than one fed before */
+	bool final;			/* the end of the run */
+	/* Final reports only: the tasks that waited, the longest episodes. */
+	const struct fs_task_waits *tasks;
+	size_t nr_tasks;
+	uint64_t other_tasks;		/* waits of tasks not kept */
+	const struct fs_episode *worst;
+	size_t nr_worst;
+	/* The threshold that stopped the run, if any. */
 	bool threshold_hit;
 	int hit_cpu;
 	const char *hit_what;
 	uint64_t hit_ns;
 };
 
-/* trace.c */
-struct fs_trace;
-struct fs_trace *fs_trace_open(const struct fs_params *p);
-int fs_trace_start(struct fs_trace *t);
-int fs_trace_collect(struct fs_trace *t, struct fs_run *run);
-int fs_trace_stop(struct fs_trace *t, struct fs_run *run);
-int fs_trace_save(struct fs_trace *t, const char *file);
-void fs_trace_close(struct fs_trace *t);
-void fs_trace_cleanup_stale(void);
-
 /* run.c */
-extern volatile sig_atomic_t fs_stop;
-int fs_run_queue(struct fs_run *run, const struct fs_event *ev);
 int fs_main(int argc, char **argv, enum fs_mode mode);
 
-/* top.c, hist.c, json.c */
-void fs_top_print(const struct fs_run *run, bool final);
-void fs_hist_print(const struct fs_run *run);
-void fs_json_print(const struct fs_run *run);
+/* top.c, histogram.c, json.c: write the report to @f; 0, or -1 (errno). */
+int fs_top_print(const struct fs_report *r, FILE *f);
+int fs_hist_print(const struct fs_report *r, FILE *f);
+int fs_json_print(const struct fs_report *r, FILE *f);
 
-/*
- * Events lost: the drops the records reported, or the buffers' overrun
- * counters if those saw more (they also count drops no record followed).
- * Both count the same drops, so they are never added.
- */
-static inline long long fs_run_lost(const struct fs_run *run)
-{
-	return run->overrun > run->lost ? run->overrun : run->lost;
-}
-
-/* "days hh:mm:ss", as rtla prints durations. */
-void fs_print_duration(uint64_t ns);
-
-/* Sum of all selected CPUs' models, for the ALL row. */
-int fs_run_total(const struct fs_run *run, struct fs_cpu *all);
-
-/* Messages: errors always, debug with -D. */
-void fs_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void fs_verr(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
-void fs_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-extern bool fs_debug_on;
-extern const char *fs_prog;
+/* Shared by the renderers: a task as "comm:pid", into @buf. */
+void fs_task_label(char *buf, size_t len, const struct fs_task *t);
 
 #endif

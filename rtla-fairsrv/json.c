@@ -1,91 +1,240 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * --json: the result of top or hist as one JSON object, for scripts and
- * tests. All times are in nanoseconds.
+ * tests. All times are in nanoseconds; timestamps are the trace clock's
+ * (CLOCK_MONOTONIC).
  */
 #include <stdio.h>
 
 #include "fairsrv.h"
 
-/* The members of a statistics object: count, total, min, avg and max. */
-static void stat_members(const struct fs_stat *st)
+/* A JSON string: quotes, backslashes and control characters escaped. */
+static void string(FILE *f, const char *s)
 {
-	printf("\"count\":%llu,\"total_ns\":%llu,\"min_ns\":%llu,\"avg_ns\":%llu,\"max_ns\":%llu",
-	       (unsigned long long)st->count, (unsigned long long)st->sum,
-	       (unsigned long long)(st->count ? st->min : 0),
-	       (unsigned long long)fs_stat_avg(st),
-	       (unsigned long long)st->max);
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* "key":value for an unsigned number, with a leading comma if @comma. */
+static void num(FILE *f, bool comma, const char *key, uint64_t v)
+{
+	fprintf(f, "%s\"%s\":%llu", comma ? "," : "", key,
+		(unsigned long long)v);
+}
+
+/* The members of a statistics object: count, total, min, avg and max. */
+static void stat_members(FILE *f, const struct fs_stat *st)
+{
+	num(f, false, "count", st->count);
+	num(f, true, "total_ns", st->sum);
+	num(f, true, "min_ns", st->count ? st->min : 0);
+	num(f, true, "avg_ns", fs_stat_avg(st));
+	num(f, true, "max_ns", st->max);
 }
 
 /* A histogram's statistics object, with its samples over the range. */
-static void stat_json(const char *name, const struct fs_hist *h)
+static void stat_json(FILE *f, const char *name, const struct fs_hist *h)
 {
-	printf("\"%s\":{", name);
-	stat_members(&h->stat);
-	printf(",\"over\":%llu}", (unsigned long long)h->over);
+	fprintf(f, ",\"%s\":{", name);
+	stat_members(f, &h->stat);
+	num(f, true, "over", h->over);
+	fprintf(f, "}");
+}
+
+/* A task: pid and comm; with its priority for a holder. */
+static void task(FILE *f, const struct fs_task *t, bool prio)
+{
+	fprintf(f, "{\"pid\":%d,\"comm\":", t->pid);
+	string(f, t->comm);
+	if (prio)
+		fprintf(f, ",\"prio\":%d,\"class\":\"%s\",\"rt_priority\":%d",
+			t->prio, fs_prio_class(t->prio), fs_prio_rt(t->prio));
+	fprintf(f, "}");
+}
+
+/* A task that held the CPU, and for how long. */
+static void hold(FILE *f, const struct fs_hold *h)
+{
+	fprintf(f, "{\"task\":");
+	task(f, &h->task, true);
+	num(f, true, "ns", h->ns);
+	fprintf(f, "}");
+}
+
+/* One starvation episode, with its waits and holders. */
+static void episode(FILE *f, const struct fs_episode *ep)
+{
+	unsigned int i;
+
+	fprintf(f, "{\"cpu\":%d", ep->cpu);
+	num(f, true, "start_ns", ep->start);
+	num(f, true, "ns", ep->ns);
+	fprintf(f, ",\"open\":%s,\"start_known\":%s,\"end\":\"%s\",\"ran\":",
+		ep->end == FS_END_OPEN ? "true" : "false",
+		ep->start_known ? "true" : "false", fs_end_why_name(ep->end));
+	if (ep->ran.pid)
+		task(f, &ep->ran, false);
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\"server_at_start\":\"%s\",\"boosted\":%s,\"waits\":[",
+		fs_state_name(ep->server_at_start),
+		ep->boosted ? "true" : "false");
+	for (i = 0; i < ep->nr_waits; i++) {
+		const struct fs_wait *w = &ep->waits[i];
+
+		fprintf(f, "%s{\"task\":", i ? "," : "");
+		task(f, &w->task, false);
+		fprintf(f, ",\"why\":\"%s\"", fs_wait_why_name(w->why));
+		num(f, true, "since_ns", w->since);
+		num(f, true, "ns", w->ns);
+		fprintf(f, ",\"end\":\"%s\"}", fs_end_why_name(w->end));
+	}
+	fprintf(f, "]");
+	num(f, true, "more_waits", ep->more_waits);
+	num(f, true, "unnamed_waits", ep->unnamed_waits);
+	fprintf(f, ",\"holders\":[");
+	for (i = 0; i < ep->nr_holds; i++) {
+		fprintf(f, "%s", i ? "," : "");
+		hold(f, &ep->holds[i]);
+	}
+	fprintf(f, "]");
+	num(f, true, "other_holders_ns", ep->other_hold_ns);
+	fprintf(f, "}");
+}
+
+/* The fair starvation of a CPU (or ALL). */
+static void starvation(FILE *f, const struct fs_report *r,
+		       const struct fs_cpu *c)
+{
+	const struct fs_starve *s = &c->st;
+	struct fs_hold top;
+	int i;
+
+	fprintf(f, ",\"starvation\":{");
+	stat_members(f, &s->hist.stat);
+	num(f, true, "over", s->hist.over);
+	num(f, true, "partial", s->partial);
+	num(f, true, "dropped", s->dropped);
+	num(f, true, "orphans", s->orphans);
+	num(f, true, "starved_ns", s->total_ns);
+	fprintf(f, ",\"ends\":{");
+	for (i = FS_END_RAN; i < FS_END_NR; i++)
+		fprintf(f, "%s\"%s\":%llu", i > FS_END_RAN ? "," : "",
+			fs_end_why_name(i), (unsigned long long)s->ends[i]);
+	fprintf(f, "},\"open\":");
+	if (c->cpu >= 0 && s->open && r->final)
+		episode(f, &s->ep);
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\"top_holder\":");
+	if (fs_starve_top_holder(s, r->now, &top))
+		hold(f, &top);
+	else
+		fprintf(f, "null");
+	fprintf(f, "}");
 }
 
 /* One CPU (or ALL) as a JSON object. */
-static void cpu_json(const struct fs_cpu *c, bool all)
+static void cpu_json(FILE *f, const struct fs_report *r,
+		     const struct fs_cpu *c)
 {
-	if (all)
-		printf("{\"cpu\":\"ALL\",");
+	const struct fs_server *s = &c->srv;
+
+	if (c->cpu < 0)
+		fprintf(f, "{\"cpu\":\"ALL\"");
 	else
-		printf("{\"cpu\":%d,\"state\":\"%s\",\"dl_runtime_ns\":%llu,\"dl_period_ns\":%llu,",
-		       c->cpu, fs_state_name(c->state),
-		       (unsigned long long)c->dl_runtime,
-		       (unsigned long long)c->dl_period);
-	printf("\"boosts\":%llu,\"defers\":%llu,\"postponements\":%llu,\"throttles\":%llu,\"replenishments\":%llu,",
-	       (unsigned long long)c->boosts,
-	       (unsigned long long)c->count[FS_EV_DEFER],
-	       (unsigned long long)c->count[FS_EV_POSTPONE],
-	       (unsigned long long)c->count[FS_EV_THROTTLE],
-	       (unsigned long long)c->count[FS_EV_REPLENISH]);
-	printf("\"idle_boosts\":%llu,\"untraced_stops\":%llu,",
-	       (unsigned long long)c->idle_boosts,
-	       (unsigned long long)c->untraced_stops);
-	printf("\"starts\":%llu,\"stops\":%llu,\"idle\":%llu,\"params\":%llu,\"invalid\":%llu,\"served_ns\":%llu,",
-	       (unsigned long long)c->count[FS_EV_START],
-	       (unsigned long long)c->count[FS_EV_STOP],
-	       (unsigned long long)c->count[FS_EV_IDLE],
-	       (unsigned long long)c->count[FS_EV_PARAMS],
-	       (unsigned long long)c->invalid,
-	       (unsigned long long)c->served_total);
-	stat_json("starvation", &c->starvation);
-	printf(",");
-	stat_json("rt_preempted", &c->preempt);
-	printf(",\"served_per_boost\":{");
-	stat_members(&c->served_boost);
-	printf("}}");
+		fprintf(f, "{\"cpu\":%d,\"state\":\"%s\",\"dl_runtime_ns\":%llu,\"dl_period_ns\":%llu",
+			c->cpu, fs_state_name(s->state),
+			(unsigned long long)s->dl_runtime,
+			(unsigned long long)s->dl_period);
+	num(f, true, "boosts", s->boosts);
+	num(f, true, "idle_boosts", s->idle_boosts);
+	num(f, true, "unstarved_boosts", c->st.unstarved_boosts);
+	num(f, true, "defers", s->count[FS_EV_DEFER]);
+	num(f, true, "postponements", s->count[FS_EV_POSTPONE]);
+	num(f, true, "throttles", s->count[FS_EV_THROTTLE]);
+	num(f, true, "replenishments", s->count[FS_EV_REPLENISH]);
+	num(f, true, "starts", s->count[FS_EV_START]);
+	num(f, true, "stops", s->count[FS_EV_STOP]);
+	num(f, true, "idle", s->count[FS_EV_IDLE]);
+	num(f, true, "params", s->count[FS_EV_PARAMS]);
+	num(f, true, "refused", s->refused);
+	num(f, true, "invalid", c->invalid);
+	num(f, true, "lost_marks", c->lost_marks);
+	num(f, true, "offline_ns", c->offline_ns);
+	num(f, true, "served_ns", s->served_total);
+	if (r->caps->starvation)
+		starvation(f, r, c);
+	else
+		fprintf(f, ",\"starvation\":null");
+	stat_json(f, "server_wait", &s->wait);
+	stat_json(f, "rt_preempted", &s->preempt);
+	fprintf(f, ",\"served_per_boost\":{");
+	stat_members(f, &s->served_boost);
+	fprintf(f, "}}");
+}
+
+/* The fair tasks that waited, the longest wait first. */
+static void tasks(FILE *f, const struct fs_report *r)
+{
+	size_t i;
+
+	fprintf(f, ",\"tasks\":[");
+	for (i = 0; i < r->nr_tasks; i++) {
+		const struct fs_task_waits *t = &r->tasks[i];
+
+		fprintf(f, "%s{\"task\":", i ? "," : "");
+		task(f, &t->task, false);
+		fprintf(f, ",\"cpu\":%d,", t->cpu);
+		stat_members(f, &t->wait);
+		fprintf(f, "}");
+	}
+	fprintf(f, "]");
+	num(f, true, "other_tasks", r->other_tasks);
 }
 
 /* Print the whole run as JSON. */
-void fs_json_print(const struct fs_run *run)
+int fs_json_print(const struct fs_report *r, FILE *f)
 {
-	const struct fs_params *p = run->p;
-	struct fs_cpu all;
-	int cpu;
+	const struct fs_params *p = r->p;
 	bool first = true;
+	size_t i;
+	int cpu;
 
-	printf("{\"tool\":\"rtla fairsrv %s\",\"duration_ns\":%llu,\"events\":%llu,\"lost\":%lld,\"lost_unknown\":%s,\"threshold_hit\":%s,\"cpus\":[",
-	       p->mode == FS_MODE_HIST ? "hist" : "top",
-	       (unsigned long long)run->elapsed_ns,
-	       (unsigned long long)run->events, fs_run_lost(run),
-	       run->lost_unknown ? "true" : "false",
-	       run->threshold_hit ? "true" : "false");
-	for (cpu = fs_cpuset_next(&p->cpus, 0); cpu >= 0;
-	     cpu = fs_cpuset_next(&p->cpus, cpu + 1)) {
+	fprintf(f, "{\"tool\":\"rtla fairsrv %s\",\"version\":\"%s\"",
+		p->mode == FS_MODE_HIST ? "hist" : "top", FS_VERSION);
+	num(f, true, "duration_ns", r->elapsed_ns);
+	num(f, true, "events", r->events);
+	fprintf(f, ",\"lost\":%lld,\"lost_unknown\":%s", r->lost,
+		r->lost_unknown ? "true" : "false");
+	num(f, true, "late", r->late);
+	fprintf(f, ",\"threshold_hit\":%s,\"starvation_measured\":%s,\"cpus\":[",
+		r->threshold_hit ? "true" : "false",
+		r->caps->starvation ? "true" : "false");
+	fs_for_each_cpu(cpu, &p->cpus) {
 		if (!first)
-			printf(",");
+			fprintf(f, ",");
 		first = false;
-		cpu_json(&run->cpus[cpu], false);
+		cpu_json(f, r, &r->cpus[cpu]);
 	}
-	printf("],\"all\":");
-	if (fs_run_total(run, &all))
-		printf("null");
-	else
-		cpu_json(&all, true);
-	fs_cpu_free(&all);
-	printf("}\n");
-	fflush(stdout);
+	fprintf(f, "],\"all\":");
+	cpu_json(f, r, r->all);
+	tasks(f, r);
+	fprintf(f, ",\"worst\":[");
+	for (i = 0; i < r->nr_worst; i++) {
+		fprintf(f, "%s", i ? "," : "");
+		episode(f, &r->worst[i]);
+	}
+	fprintf(f, "]}\n");
+	return ferror(f) ? -1 : 0;
 }

@@ -22,8 +22,9 @@ static void usage(FILE *f)
 		"rtla fairsrv: observe the fair server (dl_server)\n\n"
 		"  usage: rtla fairsrv [MODE] ...\n\n"
 		"  modes:\n"
-		"     top  - live per-CPU boosts, throttles, served time, starvation and RT preemption\n"
-		"     hist - histograms of fair-task starvation and RT preemption\n\n"
+		"     top  - live per-CPU fair starvation, the server's boosts, throttles and\n"
+		"            served time, and RT preemption\n"
+		"     hist - histograms of fair starvation, the server's wait and RT preemption\n\n"
 		"  if no MODE is given, the top mode is called, passing the arguments\n");
 }
 
@@ -38,6 +39,10 @@ static int fairsrv_main(int argc, char **argv)
 		return fs_main(argc - 1, argv + 1, FS_MODE_HIST);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
+		return FS_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("rtla fairsrv %s\n", FS_VERSION);
 		return FS_EXIT_OK;
 	}
 	if (argv[1][0] == '-')

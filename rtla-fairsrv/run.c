@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The phases of top and hist, as rtla has them: parse_args, init,
- * apply_config, run, teardown. Only the output differs between the two.
+ * apply_config, run, teardown. The run owns the per-CPU models: the trace
+ * session hands it decoded events, which it puts back in time order and
+ * feeds to the models; the renderers get a read-only report.
  */
 #include <errno.h>
 #include <sched.h>
-#include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,123 +15,220 @@
 #include <unistd.h>
 
 #include "fairsrv.h"
+#include "order.h"
 
 #define POLL_NS		(100ULL * 1000 * 1000)	/* read the buffers 10x/s */
 #define REFRESH_NS	(1000ULL * 1000 * 1000)	/* top: redraw every second */
+#define MAX_TASKS	4096			/* fair tasks whose waits are kept */
+#define DEFAULT_WORST	10			/* episodes --json lists */
 
-volatile sig_atomic_t fs_stop;
-bool fs_debug_on;
-const char *fs_prog = "rtla fairsrv";
+static volatile sig_atomic_t stop_signal;
 
-/* Print one error line, whatever the input it quotes. */
-void fs_verr(const char *fmt, va_list ap)
-{
-	char msg[512];
-
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	fs_printable(msg);
-	fprintf(stderr, "%s: %s\n", fs_prog, msg);
-}
-
-/* Print one error line. */
-void fs_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fs_verr(fmt, ap);
-	va_end(ap);
-}
-
-/* Print one debug line with -D. */
-void fs_debug(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!fs_debug_on)
-		return;
-	fprintf(stderr, "debug: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
+/* The state of one run. */
+struct run {
+	const struct fs_params *p;
+	struct fs_trace_caps caps;
+	struct fs_cpu *cpus;		/* indexed by CPU number, nr_cpus */
+	struct fs_order order;		/* events not yet fed, by timestamp */
+	struct fs_tasks tasks;		/* the waits of each fair task */
+	struct fs_worst worst;		/* the longest episodes */
+	uint64_t start_ns;		/* CLOCK_MONOTONIC = trace clock */
+	uint64_t events;
+	long long lost;			/* from the records' drop marks */
+	bool lost_unknown;
+	bool threshold_hit;
+	int hit_cpu;
+	const char *hit_what;
+	uint64_t hit_ns;
+	bool out_broken;		/* stdout is gone (EPIPE) */
+};
 
 /* Signal handler: only ask the loop to stop. */
 static void on_signal(int sig)
 {
-	(void)sig;
-	fs_stop = 1;
+	stop_signal = sig;
 }
 
-/* CLOCK_MONOTONIC in ns. */
-static uint64_t now_ns(void)
+/* Sink of the trace session: queue an event until its turn comes. */
+static int queue(void *ctx, const struct fs_event *ev)
 {
-	struct timespec ts;
+	struct run *run = ctx;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-/* Queue one decoded event of a selected CPU until its turn comes. */
-int fs_run_queue(struct fs_run *run, const struct fs_event *ev)
-{
-	const struct fs_params *p = run->p;
-
-	if (ev->cpu < 0 || ev->cpu >= p->nr_cpus ||
-	    !fs_cpuset_isset(&p->cpus, ev->cpu))
+	if (ev->type == FS_EV_LOST) {
+		if (ev->lost > 0)
+			run->lost += ev->lost;
+		else
+			run->lost_unknown = true;
+	}
+	if (ev->cpu < 0 || ev->cpu >= run->p->nr_cpus ||
+	    !fs_cpuset_isset(&run->p->cpus, ev->cpu))
 		return 0;
-	return fs_order_push(&run->order, ev);
+	if (fs_order_push(&run->order, ev)) {
+		fs_err("out of memory");
+		return -1;
+	}
+	return 0;
 }
 
-/* Feed one event, in timestamp order, to its CPU's model; check -T. */
-static void feed(void *ctx, const struct fs_event *ev)
+/* Check -T against what one event completed. */
+static void threshold(struct run *run, int cpu, const struct fs_outcome *out)
 {
-	struct fs_run *run = ctx;
-	const struct fs_params *p = run->p;
-	struct fs_outcome out;
+	uint64_t limit = run->p->threshold_ns;
 
-	run->events++;
-	if (!run->start_ts)
-		run->start_ts = ev->ts;
-	run->last_ts = ev->ts;
-	fs_cpu_event(&run->cpus[ev->cpu], ev, &out);
-	if (out.invalid)
-		fs_debug("cpu %d: invalid transition by %s at %llu", ev->cpu,
-			 fs_ev_name(ev->type), (unsigned long long)ev->ts);
-	if (!p->threshold_ns || run->threshold_hit)
+	if (!limit || run->threshold_hit)
 		return;
-	if (out.starvation && out.starvation_ns > p->threshold_ns) {
-		run->hit_what = "starvation";
-		run->hit_ns = out.starvation_ns;
-	} else if (out.preemption && out.preempt_ns > p->threshold_ns) {
+	if (out->episode && out->episode->ns > limit) {
+		run->hit_what = "fair starvation";
+		run->hit_ns = out->episode->ns;
+	} else if (out->preemption && out->preempt_ns > limit) {
 		run->hit_what = "RT preemption";
-		run->hit_ns = out.preempt_ns;
+		run->hit_ns = out->preempt_ns;
 	} else {
 		return;
 	}
 	run->threshold_hit = true;
-	run->hit_cpu = ev->cpu;
+	run->hit_cpu = cpu;
 }
 
-/* Sum the selected CPUs into @all, which the caller frees. */
-int fs_run_total(const struct fs_run *run, struct fs_cpu *all)
+/* Keep what an event completed: task waits, the longest episodes. */
+static int account(struct run *run, int cpu, const struct fs_outcome *out)
+{
+	unsigned int i;
+
+	for (i = 0; i < out->nr_waits; i++)
+		if (out->waits[i].end != FS_END_OPEN &&
+		    fs_tasks_add(&run->tasks, &out->waits[i], cpu))
+			return -1;
+	if (out->episode)
+		fs_worst_add(&run->worst, out->episode);
+	threshold(run, cpu, out);
+	return 0;
+}
+
+/* Feed one event, in timestamp order, to its CPU's model. */
+static void feed(void *ctx, const struct fs_event *ev)
+{
+	struct run *run = ctx;
+	struct fs_outcome out;
+
+	if (ev->type < FS_EV_LOST)
+		run->events++;
+	fs_cpu_event(&run->cpus[ev->cpu], ev, &out);
+	if (out.invalid)
+		fs_debug("cpu %d: %s at %llu not applied (invalid transition or out of order)",
+			 ev->cpu, fs_ev_name(ev->type),
+			 (unsigned long long)ev->ts);
+	if (account(run, ev->cpu, &out))
+		stop_signal = -1;
+}
+
+/* A report of the run as it is at @now. @all is set up by the caller. */
+static void report_of(const struct run *run, struct fs_report *r,
+		      struct fs_cpu *all, uint64_t now, bool final)
 {
 	const struct fs_params *p = run->p;
 	int cpu;
 
-	if (fs_cpu_init(all, -1, p->bucket_ns, p->entries))
-		return -1;
-	for (cpu = fs_cpuset_next(&p->cpus, 0); cpu >= 0;
-	     cpu = fs_cpuset_next(&p->cpus, cpu + 1))
+	memset(r, 0, sizeof(*r));
+	r->p = p;
+	r->caps = &run->caps;
+	r->cpus = run->cpus;
+	r->all = all;
+	r->now = now;
+	r->elapsed_ns = now - run->start_ns;
+	r->events = run->events;
+	r->lost = run->lost;
+	r->lost_unknown = run->lost_unknown;
+	r->late = run->order.late;
+	r->final = final;
+	r->threshold_hit = run->threshold_hit;
+	r->hit_cpu = run->hit_cpu;
+	r->hit_what = run->hit_what;
+	r->hit_ns = run->hit_ns;
+	fs_for_each_cpu(cpu, &p->cpus)
 		if (fs_cpu_merge(all, &run->cpus[cpu]))
-			return -1;
+			fs_err("cannot sum CPU %d into ALL", cpu);
+}
+
+/* Write one screen or result to stdout at once. */
+static int emit(struct run *run, const struct fs_report *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int ret;
+
+	if (!f) {
+		fs_err("out of memory");
+		return -1;
+	}
+	if (run->p->json)
+		ret = fs_json_print(r, f);
+	else if (run->p->mode == FS_MODE_TOP)
+		ret = fs_top_print(r, f);
+	else
+		ret = fs_hist_print(r, f);
+	if (fclose(f) || ret) {
+		free(buf);
+		fs_err("out of memory");
+		return -1;
+	}
+	if (fwrite(buf, 1, len, stdout) != len || fflush(stdout)) {
+		if (errno == EPIPE)
+			run->out_broken = true;
+		else
+			fs_err("cannot write the output: %s", strerror(errno));
+		free(buf);
+		return -1;
+	}
+	free(buf);
 	return 0;
 }
 
-/* init: check the environment, open the session, set up the models. */
-static struct fs_trace *init(const struct fs_params *p, struct fs_run *run)
+/* Print the live table of top. */
+static int refresh(struct run *run)
 {
+	const struct fs_params *p = run->p;
+	struct fs_report r;
+	struct fs_cpu all;
+	int ret;
+
+	if (fs_cpu_init(&all, -1, p->bucket_ns, p->entries)) {
+		fs_err("out of memory");
+		return -1;
+	}
+	report_of(run, &r, &all, fs_system_now(), false);
+	ret = emit(run, &r);
+	fs_cpu_free(&all);
+	return ret;
+}
+
+/* The server's parameters, as debugfs has them at start, for each CPU. */
+static void found(struct run *run)
+{
+	uint64_t now = fs_system_now(), runtime, period;
+	struct fs_outcome out;
+	int cpu;
+
+	fs_for_each_cpu(cpu, &run->p->cpus) {
+		struct fs_event ev = {
+			.type = FS_EV_FOUND, .cpu = cpu, .ts = now,
+		};
+
+		if (fs_system_server(cpu, &runtime, &period)) {
+			fs_debug("cpu %d: no fair_server parameters in debugfs", cpu);
+			continue;
+		}
+		ev.dl_runtime = runtime;
+		ev.dl_period = period;
+		fs_cpu_event(&run->cpus[cpu], &ev, &out);
+	}
+}
+
+/* init: check the environment, set up the models, open the session. */
+static struct fs_trace *init(const struct fs_params *p, struct run *run)
+{
+	size_t worst = p->worst ? p->worst : p->json ? DEFAULT_WORST : 0;
 	int cpu;
 
 	if (geteuid() != 0) {
@@ -137,10 +236,11 @@ static struct fs_trace *init(const struct fs_params *p, struct fs_run *run)
 		return NULL;
 	}
 	memset(run, 0, sizeof(*run));
-	fs_order_init(&run->order);
 	run->p = p;
+	fs_order_init(&run->order);
+	fs_tasks_init(&run->tasks, MAX_TASKS);
 	run->cpus = calloc(p->nr_cpus, sizeof(*run->cpus));
-	if (!run->cpus) {
+	if (!run->cpus || fs_worst_init(&run->worst, worst)) {
 		fs_err("out of memory");
 		return NULL;
 	}
@@ -152,104 +252,190 @@ static struct fs_trace *init(const struct fs_params *p, struct fs_run *run)
 		}
 	}
 	fs_trace_cleanup_stale();
-	return fs_trace_open(p);
+	return fs_trace_open(p, &run->caps);
 }
 
-/* apply_config: house-keeping affinity, buffers, events. */
-static int apply_config(const struct fs_params *p, struct fs_trace *t)
+/*
+ * Run on the house-keeping CPUs: -H, or else the CPUs outside -c, as
+ * rtla's automatic house-keeping does, so that the tool's own wake-ups do
+ * not land on the CPUs it measures.
+ */
+static int house_keeping(const struct fs_params *p)
 {
-	if (p->hk) {
-		cpu_set_t set;
-		int cpu;
+	cpu_set_t *set;
+	size_t size = CPU_ALLOC_SIZE(p->nr_cpus);
+	int cpu, n = 0, ret = 0;
 
-		CPU_ZERO(&set);
-		for (cpu = fs_cpuset_next(&p->hk_cpus, 0); cpu >= 0;
-		     cpu = fs_cpuset_next(&p->hk_cpus, cpu + 1))
-			CPU_SET(cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set)) {
-			fs_err("cannot run on the house-keeping CPUs: %s",
-			       strerror(errno));
-			return -1;
+	set = CPU_ALLOC(p->nr_cpus);
+	if (!set) {
+		fs_err("out of memory");
+		return -1;
+	}
+	CPU_ZERO_S(size, set);
+	for (cpu = 0; cpu < p->nr_cpus; cpu++) {
+		if (p->hk ? fs_cpuset_isset(&p->hk_cpus, cpu) :
+			    !fs_cpuset_isset(&p->cpus, cpu)) {
+			CPU_SET_S(cpu, size, set);
+			n++;
 		}
 	}
+	if (!n) {
+		fs_debug("house-keeping: -c covers every CPU; running anywhere");
+	} else if (sched_setaffinity(0, size, set)) {
+		if (p->hk) {
+			fs_err("cannot run on the house-keeping CPUs: %s",
+			       strerror(errno));
+			ret = -1;
+		} else {
+			fs_debug("house-keeping: cannot leave the measured CPUs: %s",
+				 strerror(errno));
+		}
+	} else {
+		fs_debug("house-keeping: running on the %d CPUs %s", n,
+			 p->hk ? "of -H" : "outside -c");
+	}
+	CPU_FREE(set);
+	return ret;
+}
+
+/* apply_config: house-keeping affinity, the start state, the events. */
+static int apply_config(struct run *run, struct fs_trace *t)
+{
+	if (house_keeping(run->p))
+		return -1;
+	found(run);
 	return fs_trace_start(t);
 }
 
-/* Install the stop handlers for SIGINT and SIGTERM. */
+/* Stop on every signal that would end the tool; a closed pipe is seen
+ * as EPIPE on the next write. */
 static int set_signals(void)
 {
+	static const int stops[] = {
+		SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM,
+	};
 	struct sigaction sa;
+	size_t i;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL)) {
-		fs_err("cannot install signal handlers: %s", strerror(errno));
-		return -1;
-	}
+	sa.sa_handler = SIG_IGN;
+	if (sigaction(SIGPIPE, &sa, NULL))
+		goto fail;
+	sa.sa_handler = on_signal;
+	for (i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
+		if (sigaction(stops[i], &sa, NULL))
+			goto fail;
 	return 0;
+fail:
+	fs_err("cannot install signal handlers: %s", strerror(errno));
+	return -1;
 }
 
 /* run: collect until a signal, the duration or the threshold. */
-static int run_loop(const struct fs_params *p, struct fs_trace *t,
-		    struct fs_run *run)
+static int run_loop(struct run *run, struct fs_trace *t)
 {
-	uint64_t next_refresh = REFRESH_NS;
+	const struct fs_params *p = run->p;
+	bool live = p->mode == FS_MODE_TOP && !p->quiet && !p->json;
+	uint64_t next_refresh = REFRESH_NS, elapsed;
 
-	run->wall_start_ns = now_ns();
-	while (!fs_stop) {
+	run->start_ns = fs_system_now();
+	while (!stop_signal) {
 		struct timespec ts = { 0, POLL_NS };
 
 		if (nanosleep(&ts, NULL) && errno != EINTR) {
 			fs_err("nanosleep: %s", strerror(errno));
 			return -1;
 		}
-		if (fs_trace_collect(t, run))
+		if (fs_trace_collect(t, queue, run))
 			return -1;
 		fs_order_round(&run->order, feed, run);
-		run->elapsed_ns = now_ns() - run->wall_start_ns;
+		if (stop_signal < 0)
+			return -1;
+		elapsed = fs_system_now() - run->start_ns;
 		if (run->threshold_hit)
 			break;
-		if (p->duration_s &&
-		    run->elapsed_ns >= p->duration_s * 1000000000ULL)
+		if (p->duration_s && elapsed >= p->duration_s * 1000000000ULL)
 			break;
-		if (p->mode == FS_MODE_TOP && !p->quiet && !p->json &&
-		    run->elapsed_ns >= next_refresh) {
-			fs_top_print(run, false);
+		if (live && elapsed >= next_refresh) {
+			if (refresh(run))
+				return run->out_broken ? 0 : -1;
 			next_refresh += REFRESH_NS;
 		}
 	}
+	if (stop_signal > 0)
+		fs_debug("stopped by signal %d", (int)stop_signal);
 	return 0;
 }
 
 /* Feed what is still queued and close what the models left open. */
-static void finish(struct fs_run *run)
+static int finish(struct run *run, uint64_t now)
 {
 	struct fs_outcome out;
 	int cpu;
 
 	fs_order_flush(&run->order, feed, run);
 	if (run->order.late)
-		fs_debug("%llu events arrived too late to be fed in order",
+		fs_debug("%llu events arrived after later ones: not applied",
 			 (unsigned long long)run->order.late);
-	for (cpu = 0; cpu < run->p->nr_cpus; cpu++)
-		fs_cpu_finish(&run->cpus[cpu], &out);
+	for (cpu = 0; cpu < run->p->nr_cpus; cpu++) {
+		fs_cpu_finish(&run->cpus[cpu], now, &out);
+		if (account(run, cpu, &out))
+			return -1;
+	}
+	return stop_signal < 0 ? -1 : 0;
 }
 
-/* Print the result of the run. */
-static void report(const struct fs_params *p, struct fs_run *run)
+/* Print the result of the run; then what stopped it. */
+static int result(struct run *run, uint64_t now)
 {
-	if (p->json)
-		fs_json_print(run);
-	else if (p->mode == FS_MODE_TOP)
-		fs_top_print(run, true);
-	else
-		fs_hist_print(run);
+	const struct fs_params *p = run->p;
+	struct fs_task_waits *tasks = NULL;
+	struct fs_episode *worst = NULL;
+	struct fs_report r;
+	struct fs_cpu all;
+	int ret = -1;
+
+	if (fs_cpu_init(&all, -1, p->bucket_ns, p->entries)) {
+		fs_err("out of memory");
+		return -1;
+	}
+	report_of(run, &r, &all, now, true);
+	if (fs_tasks_sorted(&run->tasks, &tasks, &r.nr_tasks) ||
+	    fs_worst_sorted(&run->worst, &worst)) {
+		fs_err("out of memory");
+		goto out;
+	}
+	r.tasks = tasks;
+	r.other_tasks = run->tasks.other;
+	r.worst = worst;
+	r.nr_worst = run->worst.nr;
+	ret = emit(run, &r);
 	if (run->threshold_hit)
 		fprintf(stderr, "%s: %s of %llu us on CPU %d exceeded the threshold of %llu us\n",
 			p->prog, run->hit_what,
 			(unsigned long long)(run->hit_ns / 1000), run->hit_cpu,
 			(unsigned long long)(p->threshold_ns / 1000));
+out:
+	free(tasks);
+	free(worst);
+	fs_cpu_free(&all);
+	return ret;
+}
+
+/* Release what init set up. */
+static void teardown(struct run *run, struct fs_trace *t)
+{
+	int cpu;
+
+	fs_trace_close(t);
+	if (run->cpus)
+		for (cpu = 0; cpu < run->p->nr_cpus; cpu++)
+			fs_cpu_free(&run->cpus[cpu]);
+	free(run->cpus);
+	fs_order_free(&run->order);
+	fs_tasks_free(&run->tasks);
+	fs_worst_free(&run->worst);
 }
 
 /* top and hist: parse_args, init, apply_config, run, teardown. */
@@ -257,8 +443,10 @@ int fs_main(int argc, char **argv, enum fs_mode mode)
 {
 	struct fs_params params;
 	struct fs_trace *t = NULL;
-	struct fs_run run = { 0 };
-	int ret = FS_EXIT_ERROR, cpu;
+	struct run run = { 0 };
+	long long overrun;
+	int ret = FS_EXIT_ERROR;
+	uint64_t now;
 
 	switch (fs_parse_args(argc, argv, mode, &params)) {
 	case 0:
@@ -269,32 +457,31 @@ int fs_main(int argc, char **argv, enum fs_mode mode)
 		return FS_EXIT_ERROR;
 	}
 	fs_prog = params.prog;
+	run.p = &params;
 
 	if (set_signals())
 		goto out;
 	t = init(&params, &run);
-	if (!t)
+	if (!t || apply_config(&run, t) || run_loop(&run, t))
 		goto out;
-	if (apply_config(&params, t))
+	if (fs_trace_stop(t, queue, &run))
 		goto out;
-	if (run_loop(&params, t, &run))
+	now = fs_system_now();
+	overrun = fs_trace_overrun(t);
+	/* Both count the same drops; the counters also see drops no
+	 * record reported. */
+	if (overrun > run.lost)
+		run.lost = overrun;
+	if (finish(&run, now))
 		goto out;
-
-	if (fs_trace_stop(t, &run))
+	/* The figures first: a failed save must not lose them. */
+	if (result(&run, now) && !run.out_broken)
 		goto out;
-	run.elapsed_ns = now_ns() - run.wall_start_ns;
-	finish(&run);
 	if (params.trace_file && fs_trace_save(t, params.trace_file))
 		goto out;
-	report(&params, &run);
 	ret = run.threshold_hit ? FS_EXIT_THRESHOLD : FS_EXIT_OK;
 out:
-	fs_trace_close(t);
-	if (run.cpus)
-		for (cpu = 0; cpu < params.nr_cpus; cpu++)
-			fs_cpu_free(&run.cpus[cpu]);
-	free(run.cpus);
-	fs_order_free(&run.order);
+	teardown(&run, t);
 	fs_free_params(&params);
 	return ret;
 }

@@ -1,97 +1,145 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rtla fairsrv top: a per-CPU table refreshed every second, and once more
- * at the end.
+ * rtla fairsrv top: a per-CPU table, refreshed every second on a terminal
+ * (plain refreshes into a pipe or a file), and once more at the end.
  */
 #include <stdio.h>
 #include <unistd.h>
 
 #include "fairsrv.h"
 
-/* ns as milliseconds with one decimal, right-aligned in @w columns. */
-static void ms(uint64_t ns, int w)
-{
-	printf(" %*.1f", w, (double)ns / 1e6);
-}
+#define MS(ns)		((double)(ns) / 1e6)
 
-/* Print the "days hh:mm:ss" duration rtla prints. */
-void fs_print_duration(uint64_t ns)
+/* A time in ms with one decimal, right-aligned in @w columns; "-" when
+ * there is no sample. */
+static void cell_ms(FILE *f, bool have, uint64_t ns, int w)
 {
-	uint64_t s = ns / 1000000000ULL;
-
-	printf("%llu %02llu:%02llu:%02llu", (unsigned long long)(s / 86400),
-	       (unsigned long long)(s / 3600 % 24),
-	       (unsigned long long)(s / 60 % 60), (unsigned long long)(s % 60));
-}
-
-/* Like ms(), but "-" when there is no sample, as hist prints it. */
-static void sample_ms(const struct fs_stat *st, uint64_t ns, int w)
-{
-	if (st->count)
-		ms(ns, w);
+	if (have)
+		fprintf(f, " %*.1f", w, MS(ns));
 	else
-		printf(" %*s", w, "-");
+		fprintf(f, " %*s", w, "-");
 }
 
-/* One row: counters, served time, starvation and RT preemption. */
-static void row(const char *label, const struct fs_cpu *c, bool state)
+/* The fair starvation columns of one row. */
+static void starvation(FILE *f, const struct fs_report *r,
+		       const struct fs_cpu *c, bool cpu_row)
 {
-	const struct fs_stat *sv = &c->starvation.stat, *pr = &c->preempt.stat;
+	const struct fs_stat *st = &c->st.hist.stat;
 
-	printf("%4s %-5s %6llu %6llu %6llu %6llu %6llu", label,
-	       state ? fs_state_letter(c->state) : "",
-	       (unsigned long long)c->boosts,
-	       (unsigned long long)c->count[FS_EV_DEFER],
-	       (unsigned long long)c->count[FS_EV_POSTPONE],
-	       (unsigned long long)c->count[FS_EV_THROTTLE],
-	       (unsigned long long)c->count[FS_EV_REPLENISH]);
-	ms(c->served_total, 9);
-	printf(" |");
-	sample_ms(sv, sv->min, 7);
-	sample_ms(sv, fs_stat_avg(sv), 7);
-	sample_ms(sv, sv->max, 7);
-	printf(" |");
-	ms(pr->sum, 9);
-	sample_ms(pr, pr->max, 7);
-	printf(" | %llu\n", (unsigned long long)c->invalid);
+	if (!r->caps->starvation) {
+		fprintf(f, " %6s %8s %8s %8s", "-", "-", "-", "-");
+		return;
+	}
+	fprintf(f, " %6llu", (unsigned long long)st->count);
+	cell_ms(f, st->count, fs_stat_avg(st), 8);
+	cell_ms(f, st->count, st->max, 8);
+	/* The open episode: only a CPU's own row has one. */
+	cell_ms(f, cpu_row && c->st.open, fs_cpu_open_ns(c, r->now), 8);
 }
 
-/* Print the table; @final for the last one, which is never cleared. */
-void fs_top_print(const struct fs_run *run, bool final)
+/* One row: starvation, the server's figures, RT preemption. */
+static void row(FILE *f, const struct fs_report *r, const char *label,
+		const struct fs_cpu *c, bool cpu_row)
 {
-	const struct fs_params *p = run->p;
-	bool tty = isatty(STDOUT_FILENO);
-	struct fs_cpu all;
+	const struct fs_server *s = &c->srv;
+	const struct fs_stat *w = &s->wait.stat, *pr = &s->preempt.stat;
+
+	fprintf(f, "%4s %-5s|", label,
+		cpu_row ? fs_state_letter(s->state) : "");
+	starvation(f, r, c, cpu_row);
+	fprintf(f, " | %5llu %5llu %5llu %5llu",
+		(unsigned long long)s->boosts,
+		(unsigned long long)s->count[FS_EV_DEFER],
+		(unsigned long long)s->count[FS_EV_POSTPONE],
+		(unsigned long long)s->count[FS_EV_THROTTLE]);
+	cell_ms(f, true, s->served_total, 8);
+	cell_ms(f, w->count, w->max, 8);
+	fprintf(f, " |");
+	cell_ms(f, true, pr->sum, 8);
+	cell_ms(f, pr->count, pr->max, 6);
+	fprintf(f, " | %llu\n", (unsigned long long)c->invalid);
+}
+
+/* Under the table: per CPU, the task that caused the most starvation. */
+static void holders(FILE *f, const struct fs_report *r)
+{
+	char who[40];
 	int cpu;
 
-	if (tty && !final)
-		printf("\033[H\033[2J");
-	if (tty)
-		printf("\033[7m");
-	printf("%-46s%s", "  Fair server (dl_server) statistics", "");
-	printf("  duration ");
-	fs_print_duration(run->elapsed_ns);
-	if (tty)
-		printf("\033[0m");
-	printf("\n");
-	printf("events %llu  lost %lld%s  (A:init B:zero_laxity-wait D:running E:replenish-wait)\n",
-	       (unsigned long long)run->events, fs_run_lost(run),
-	       run->lost_unknown ? "+" : "");
-	printf("%4s %-5s %6s %6s %6s %6s %6s %10s | %23s | %17s | %s\n", "", "",
-	       "", "", "", "", "", "served", "starvation (ms)",
-	       "RT preempted (ms)", "");
-	printf("%4s %-5s %6s %6s %6s %6s %6s %10s | %7s %7s %7s | %9s %7s | %s\n",
-	       "CPU", "STATE", "BOOST", "DEFER", "POSTP", "THROT", "REPLN",
-	       "(ms)", "min", "avg", "max", "total", "max", "INVAL");
-	for (cpu = fs_cpuset_next(&p->cpus, 0); cpu >= 0;
-	     cpu = fs_cpuset_next(&p->cpus, cpu + 1)) {
+	fs_for_each_cpu(cpu, &r->p->cpus) {
+		struct fs_hold h;
+
+		if (!fs_starve_top_holder(&r->cpus[cpu].st, r->now, &h))
+			continue;
+		fs_task_label(who, sizeof(who), &h.task);
+		fprintf(f, "cpu %d: fair tasks starved most behind %s (%s %d), %.1f ms\n",
+			cpu, who, fs_prio_class(h.task.prio),
+			fs_prio_rt(h.task.prio), MS(h.ns));
+	}
+}
+
+/* The longest episodes, one line each (--worst). */
+static void worst(FILE *f, const struct fs_report *r)
+{
+	char waiter[40], holder[40];
+	size_t i;
+
+	if (!r->nr_worst)
+		return;
+	fprintf(f, "longest fair starvation episodes:\n");
+	for (i = 0; i < r->nr_worst; i++) {
+		const struct fs_episode *ep = &r->worst[i];
+
+		fs_task_label(waiter, sizeof(waiter), ep->nr_waits ?
+			      &ep->waits[0].task : &ep->ran);
+		if (ep->nr_holds)
+			fs_task_label(holder, sizeof(holder),
+				      &ep->holds[0].task);
+		else
+			snprintf(holder, sizeof(holder), "?");
+		fprintf(f, "  cpu %d at %.6f: %.1f ms%s, %s waited behind %s, %s\n",
+			ep->cpu, (double)ep->start / 1e9, MS(ep->ns),
+			ep->start_known ? "" : " (or more)", waiter, holder,
+			fs_end_why_name(ep->end));
+	}
+}
+
+/* Print the table; live ones clear a terminal first. */
+int fs_top_print(const struct fs_report *r, FILE *f)
+{
+	bool tty = isatty(STDOUT_FILENO);
+	char dur[32];
+	int cpu;
+
+	if (tty && !r->final)
+		fprintf(f, "\033[H\033[2J");
+	fs_fmt_duration(dur, sizeof(dur), r->elapsed_ns);
+	fprintf(f, "%s%-62s duration %s%s\n", tty ? "\033[7m" : "",
+		"  Fair starvation and the fair server (dl_server)", dur,
+		tty ? "\033[0m" : "");
+	fprintf(f, "events %llu  lost %lld%s  SRV: A stopped B deferred D serving E throttled\n",
+		(unsigned long long)r->events, r->lost,
+		r->lost_unknown ? "+" : "");
+	fprintf(f, "%4s %-5s|%33s | %24s %17s | %15s |\n", "", "",
+		"fair starvation (ms)", "fair server", "(ms)",
+		"RT preempted");
+	fprintf(f, "%4s %-5s| %6s %8s %8s %8s | %5s %5s %5s %5s %8s %8s | %8s %6s | %s\n",
+		"CPU", "SRV", "count", "avg", "max", "open", "BOOST", "DEFER",
+		"POSTP", "THROT", "served", "wait max", "total", "max",
+		"INVAL");
+	fs_for_each_cpu(cpu, &r->p->cpus) {
 		char label[16];
 
 		snprintf(label, sizeof(label), "%d", cpu);
-		row(label, &run->cpus[cpu], true);
+		row(f, r, label, &r->cpus[cpu], true);
 	}
-	if (!fs_run_total(run, &all))
-		row("ALL", &all, false);
-	fs_cpu_free(&all);
-	fflush(stdout);
+	row(f, r, "ALL", r->all, false);
+	if (!r->caps->starvation)
+		fprintf(f, "fair starvation: not measured (the kernel has no sched_fair_starve_* events)\n");
+	holders(f, r);
+	if (r->final)
+		worst(f, r);
+	if (!tty && !r->final)
+		fprintf(f, "\n");
+	return ferror(f) ? -1 : 0;
 }

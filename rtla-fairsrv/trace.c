@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The tracefs session: an instance of our own with the fair server events,
- * field handles looked up once, and a decoder that hands each event to the
- * run (run.c). Nothing here knows what the events mean.
+ * The tracefs session: an instance of our own with the fair server, fair
+ * starvation and CPU hotplug events, where their fields lie (resolved once
+ * from the formats), and readers that hand each decoded event to a sink.
+ * Nothing here knows what the events mean.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,22 +21,37 @@
 #include "record.h"
 
 #define INSTANCE_PREFIX		"rtla_fairsrv_"
-#define SYSTEM			"sched"
+/* The clock of the instances: CLOCK_MONOTONIC, the same on every CPU. */
+#define TRACE_CLOCK		"mono"
 /* Only the fair server of the events DL tasks share (type 2). */
 #define FAIR_SERVER_FILTER	"type == 2"
+
+/* Groups of events: the server's are needed, the others add figures. */
+enum group { GROUP_SERVER, GROUP_STARVATION, GROUP_HOTPLUG };
+
+/* Where each event is in tracefs. */
+struct ev_def {
+	const char *system;
+	char name[48];
+	enum group group;
+	const char *filter;
+	bool present;		/* the kernel has it, and it is enabled */
+};
 
 struct fs_trace {
 	const struct fs_params *p;
 	struct tracefs_instance *inst;	/* what we consume */
 	struct tracefs_instance *rec;	/* -t: kept for saving */
 	struct fs_layout layout;	/* where the fields lie */
-	char names[FS_EV_NR][48];	/* sched_dl_<fs_ev_name()> */
-	struct fs_run *run;		/* while collecting */
+	struct ev_def ev[FS_EV_LOST];	/* the kernel's events */
+	struct fs_trace_caps caps;
 	char name[64];
 	/* Readers of our instance's per-CPU buffers, open for the run. */
 	struct tracefs_cpu **cpu;	/* p->nr_cpus of them */
+	uint64_t *last_ts;		/* per buffer: the last record's ts */
 	struct kbuffer *kbuf;
 	void *page;
+	int page_size;
 };
 
 /* Name of our instance for this process, and for the -t one. */
@@ -94,32 +111,74 @@ void fs_trace_cleanup_stale(void)
 	tracefs_list_free(names);
 }
 
-/* Place the field @f of a format at @out; 0, or -1 if not a number. */
+/* Fill the table of the events the tool reads. */
+static void define_events(struct fs_trace *t)
+{
+	int i;
+
+	for (i = 0; i < FS_EV_LOST; i++) {
+		struct ev_def *d = &t->ev[i];
+
+		if (i < FS_EV_SERVER_NR) {
+			d->system = "sched";
+			d->group = GROUP_SERVER;
+			snprintf(d->name, sizeof(d->name), "sched_dl_%s",
+				 fs_ev_name(i));
+			if (i == FS_EV_THROTTLE || i == FS_EV_REPLENISH)
+				d->filter = FAIR_SERVER_FILTER;
+		} else if (i == FS_EV_HOTPLUG) {
+			d->system = "cpuhp";
+			d->group = GROUP_HOTPLUG;
+			snprintf(d->name, sizeof(d->name), "cpuhp_enter");
+		} else {
+			d->system = "sched";
+			d->group = GROUP_STARVATION;
+			snprintf(d->name, sizeof(d->name),
+				 "sched_fair_starve_%s", fs_ev_name(i));
+		}
+	}
+}
+
+/* Place the format field @f as @out of @fs; 0, or -1 if not usable. */
 static int place(struct fs_fields *fs, struct fs_field *out,
 		 const struct tep_format_field *f)
 {
-	if ((f->flags & TEP_FIELD_IS_ARRAY) || f->offset < 0 || f->size < 0)
+	bool string = (f->flags & TEP_FIELD_IS_ARRAY) &&
+		      (f->flags & TEP_FIELD_IS_STRING);
+
+	if (f->offset < 0 || f->size < 0 ||
+	    ((f->flags & TEP_FIELD_IS_ARRAY) && !string) ||
+	    (f->flags & TEP_FIELD_IS_DYNAMIC))
 		return -1;
 	return fs_field_set(fs, out, (unsigned int)f->offset,
-			    (unsigned int)f->size);
+			    (unsigned int)f->size,
+			    f->flags & TEP_FIELD_IS_SIGNED, string);
 }
 
-/* Resolve a field of @ev into @fs; every field we use must exist. */
-static int field(struct tep_event *ev, const char *name,
-		 struct fs_fields *fs, struct fs_field *out)
+/* Resolve the fields event @i needs from its format @ev. */
+static int resolve_fields(struct fs_trace *t, int i, struct tep_event *ev)
 {
-	struct tep_format_field *f = tep_find_field(ev, name);
+	struct fs_fields *fs = &t->layout.ev[i];
+	int fid;
 
-	if (!f) {
-		fs_err("event %s has no field '%s': the kernel's events do not match this tool",
-		       ev->name, name);
-		return -1;
+	for (fid = 0; fid < FS_F_NR; fid++) {
+		struct tep_format_field *f;
+
+		if (!fs_event_has(i, fid))
+			continue;
+		f = tep_find_field(ev, fs_field_name(fid));
+		if (!f) {
+			fs_err("event %s has no field '%s': the kernel's events do not match this tool",
+			       ev->name, fs_field_name(fid));
+			return -1;
+		}
+		if (place(fs, &fs->f[fid], f)) {
+			fs_err("event %s: field '%s' has a size or type this tool cannot read",
+			       ev->name, fs_field_name(fid));
+			return -1;
+		}
 	}
-	if (place(fs, out, f)) {
-		fs_err("event %s: field '%s' is not a number of 1, 2, 4 or 8 bytes",
-		       ev->name, name);
-		return -1;
-	}
+	fs->id = ev->id;
 	return 0;
 }
 
@@ -137,8 +196,8 @@ static int common_type(struct fs_trace *t, struct tep_event *ev)
 
 /*
  * A parser for our events alone. tracefs_local_events_system() would also
- * parse every other sched event, /proc/kallsyms and the printk formats:
- * seconds of CPU at start and 20 MB of RSS under TCG, for nothing used.
+ * parse every other event of the systems, /proc/kallsyms and the printk
+ * formats: seconds of CPU at start and 20 MB of RSS under TCG, for nothing.
  */
 static struct tep_handle *load_tep(int nr_cpus)
 {
@@ -166,60 +225,57 @@ static struct tep_handle *load_tep(int nr_cpus)
 }
 
 /* Parse one event's format; 1 if the kernel does not have the event. */
-static int load_event(struct tep_handle *tep, const char *name)
+static int load_event(struct tep_handle *tep, const struct ev_def *d)
 {
 	char *buf;
 	int size = 0, ret = 0;
 
-	buf = tracefs_event_file_read(NULL, SYSTEM, name, "format", &size);
+	buf = tracefs_event_file_read(NULL, d->system, d->name, "format",
+				      &size);
 	if (!buf)
 		return 1;
-	if (tep_parse_event(tep, buf, size, SYSTEM)) {
-		fs_err("cannot parse the format of %s:%s", SYSTEM, name);
+	if (tep_parse_event(tep, buf, size, d->system)) {
+		fs_err("cannot parse the format of %s:%s", d->system, d->name);
 		ret = -1;
 	}
 	free(buf);
 	return ret;
 }
 
+/* Append @name to the list @buf of missing events. */
+static void add_missing(char *buf, size_t len, const char *name)
+{
+	size_t n = strlen(buf);
+
+	snprintf(buf + n, len - n, "%s%s", n ? ", " : "", name);
+}
+
 /* Parse our events' formats with @tep and resolve their fields. */
 static int resolve_with(struct fs_trace *t, struct tep_handle *tep)
 {
+	bool have[GROUP_HOTPLUG + 1] = { true, true, true };
 	char missing[512] = "";
 	int i, ret;
 
-	for (i = 0; i < FS_EV_NR; i++) {
-		struct fs_fields *fs;
+	for (i = 0; i < FS_EV_LOST; i++) {
+		struct ev_def *d = &t->ev[i];
 		struct tep_event *ev;
 
-		snprintf(t->names[i], sizeof(t->names[i]), "sched_dl_%s",
-			 fs_ev_name(i));
-		ret = load_event(tep, t->names[i]);
+		ret = load_event(tep, d);
 		if (ret < 0)
 			return -1;
-		ev = ret ? NULL :
-		     tep_find_event_by_name(tep, SYSTEM, t->names[i]);
+		ev = ret ? NULL : tep_find_event_by_name(tep, d->system,
+							  d->name);
 		if (!ev) {
-			size_t len = strlen(missing);
-
-			snprintf(missing + len, sizeof(missing) - len, "%s%s",
-				 len ? ", " : "", t->names[i]);
+			have[d->group] = false;
+			if (d->group == GROUP_SERVER)
+				add_missing(missing, sizeof(missing), d->name);
 			continue;
 		}
-		fs = &t->layout.ev[i];
-		fs->id = ev->id;
 		/* The common fields are the same in every event. */
 		if (!t->layout.type.size && common_type(t, ev))
 			return -1;
-		if (field(ev, "cpu", fs, &fs->cpu) ||
-		    field(ev, "dl_runtime", fs, &fs->dl_runtime) ||
-		    field(ev, "dl_period", fs, &fs->dl_period))
-			return -1;
-		if (i == FS_EV_PARAMS)
-			continue;
-		if (field(ev, "flags", fs, &fs->flags) ||
-		    field(ev, "runtime", fs, &fs->runtime) ||
-		    field(ev, "deadline", fs, &fs->deadline))
+		if (resolve_fields(t, i, ev))
 			return -1;
 	}
 	if (missing[0]) {
@@ -227,6 +283,19 @@ static int resolve_with(struct fs_trace *t, struct tep_handle *tep)
 		       missing);
 		return -1;
 	}
+	/* A group is read whole or not at all. */
+	for (i = 0; i < FS_EV_LOST; i++) {
+		t->ev[i].present = have[t->ev[i].group];
+		if (!t->ev[i].present)
+			memset(&t->layout.ev[i], 0, sizeof(t->layout.ev[i]));
+	}
+	t->caps.starvation = have[GROUP_STARVATION];
+	t->caps.hotplug = have[GROUP_HOTPLUG];
+	if (!t->caps.starvation)
+		fs_err("this kernel has no sched_fair_starve_* events: fair starvation is not measured, only the server's figures");
+	fs_debug("events: server yes, starvation %s, hotplug %s",
+		 t->caps.starvation ? "yes" : "no",
+		 t->caps.hotplug ? "yes" : "no");
 	return 0;
 }
 
@@ -254,8 +323,9 @@ static int open_readers(struct fs_trace *t)
 	int cpu, size = 0;
 
 	t->cpu = calloc(t->p->nr_cpus, sizeof(*t->cpu));
+	t->last_ts = calloc(t->p->nr_cpus, sizeof(*t->last_ts));
 	t->kbuf = kbuffer_alloc(lsize, KBUFFER_ENDIAN_SAME_AS_HOST);
-	if (!t->cpu || !t->kbuf) {
+	if (!t->cpu || !t->last_ts || !t->kbuf) {
 		fs_err("out of memory");
 		return -1;
 	}
@@ -269,16 +339,36 @@ static int open_readers(struct fs_trace *t)
 		if (tracefs_cpu_read_size(t->cpu[cpu]) > size)
 			size = tracefs_cpu_read_size(t->cpu[cpu]);
 	}
+	if (size <= 0) {
+		fs_err("cannot read the size of the trace buffers' pages");
+		return -1;
+	}
 	t->page = malloc(size);
-	if (size <= 0 || !t->page) {
+	if (!t->page) {
 		fs_err("out of memory");
 		return -1;
 	}
+	t->page_size = size;
 	return 0;
 }
 
+/* Create an instance for this process, "" or "trace_" in its name. */
+static struct tracefs_instance *create(const char *kind, char *name,
+				       size_t len)
+{
+	struct tracefs_instance *inst;
+
+	instance_name(name, len, kind);
+	inst = tracefs_instance_create(name);
+	if (!inst)
+		fs_err("cannot create tracefs instance %s: %s", name,
+		       strerror(errno));
+	return inst;
+}
+
 /* Open the session: tracefs, the event formats and our instance(s). */
-struct fs_trace *fs_trace_open(const struct fs_params *p)
+struct fs_trace *fs_trace_open(const struct fs_params *p,
+			       struct fs_trace_caps *caps)
 {
 	struct fs_trace *t;
 	char name[64];
@@ -293,47 +383,46 @@ struct fs_trace *fs_trace_open(const struct fs_params *p)
 		return NULL;
 	}
 	t->p = p;
+	define_events(t);
 	if (resolve_events(t))
 		goto fail;
-
-	instance_name(t->name, sizeof(t->name), "");
-	t->inst = tracefs_instance_create(t->name);
-	if (!t->inst) {
-		fs_err("cannot create tracefs instance %s: %s", t->name,
-		       strerror(errno));
-		goto fail;
-	}
-	if (open_readers(t))
+	t->inst = create("", t->name, sizeof(t->name));
+	if (!t->inst || open_readers(t))
 		goto fail;
 	if (p->trace_file) {
-		instance_name(name, sizeof(name), "trace_");
-		t->rec = tracefs_instance_create(name);
-		if (!t->rec) {
-			fs_err("cannot create tracefs instance %s: %s", name,
-			       strerror(errno));
+		t->rec = create("trace_", name, sizeof(name));
+		if (!t->rec)
 			goto fail;
-		}
 	}
+	*caps = t->caps;
 	return t;
 fail:
 	fs_trace_close(t);
 	return NULL;
 }
 
-/* Enable our events in @inst, server-only for the shared DL events. */
+/*
+ * Enable our events in @inst, server-only for the shared DL events. In
+ * reverse: the kernel keeps the starvation state only while
+ * sched_fair_starve_wait is enabled, so it comes after the events that
+ * end what it opens.
+ */
 static int enable_events(struct fs_trace *t, struct tracefs_instance *inst)
 {
 	int i;
 
-	for (i = 0; i < FS_EV_NR; i++) {
-		if (tracefs_event_enable(inst, SYSTEM, t->names[i])) {
-			fs_err("cannot enable %s:%s", SYSTEM, t->names[i]);
+	for (i = FS_EV_LOST - 1; i >= 0; i--) {
+		const struct ev_def *d = &t->ev[i];
+
+		if (!d->present)
+			continue;
+		if (d->filter && tracefs_event_file_write(inst, d->system,
+				d->name, "filter", d->filter) < 0) {
+			fs_err("cannot set the filter of %s", d->name);
 			return -1;
 		}
-		if ((i == FS_EV_THROTTLE || i == FS_EV_REPLENISH) &&
-		    tracefs_event_file_write(inst, SYSTEM, t->names[i],
-					     "filter", FAIR_SERVER_FILTER) < 0) {
-			fs_err("cannot set the filter of %s", t->names[i]);
+		if (tracefs_event_enable(inst, d->system, d->name)) {
+			fs_err("cannot enable %s:%s", d->system, d->name);
 			return -1;
 		}
 	}
@@ -369,54 +458,69 @@ static int enable_extra(struct fs_trace *t, struct tracefs_instance *inst)
 	return 0;
 }
 
-/* Size the buffers, enable the events and start recording. */
-int fs_trace_start(struct fs_trace *t)
+/*
+ * Set up one instance: clock and buffer size, then tracing on, then the
+ * events. The events come last because enabling the first starvation
+ * event makes the kernel report, at its next tick, an episode that began
+ * before: with tracing still off in the instance, that would be lost.
+ */
+static int set_up(struct fs_trace *t, struct tracefs_instance *inst)
 {
 	const struct fs_params *p = t->p;
 
-	if (tracefs_trace_off(t->inst)) {
-		fs_err("cannot stop tracing in %s", t->name);
+	if (tracefs_trace_off(inst)) {
+		fs_err("cannot stop tracing in %s", tracefs_instance_get_name(inst));
+		return -1;
+	}
+	if (tracefs_instance_file_write(inst, "trace_clock", TRACE_CLOCK) < 0) {
+		fs_err("cannot set the trace clock to %s", TRACE_CLOCK);
 		return -1;
 	}
 	if (p->buffer_kb &&
-	    tracefs_instance_set_buffer_size(t->inst, p->buffer_kb, -1)) {
+	    tracefs_instance_set_buffer_size(inst, p->buffer_kb, -1)) {
 		fs_err("cannot set the trace buffer size to %llu kB",
 		       (unsigned long long)p->buffer_kb);
 		return -1;
 	}
-	if (enable_events(t, t->inst))
-		return -1;
-	if (t->rec && (enable_events(t, t->rec) || enable_extra(t, t->rec)))
-		return -1;
-	if ((t->rec && tracefs_trace_on(t->rec)) || tracefs_trace_on(t->inst)) {
-		fs_err("cannot start tracing");
+	if (tracefs_trace_on(inst)) {
+		fs_err("cannot start tracing in %s",
+		       tracefs_instance_get_name(inst));
 		return -1;
 	}
-	return 0;
+	return enable_events(t, inst);
 }
 
+/* Set up the instances: recording starts with each event. */
+int fs_trace_start(struct fs_trace *t)
+{
+	if (t->rec && (set_up(t, t->rec) || enable_extra(t, t->rec)))
+		return -1;
+	return set_up(t, t->inst);
+}
 
-/* Decode one record of @cpu's buffer and queue it for the run. */
+/* Decode one record of @cpu's buffer and hand it to @sink. */
 static int decode(struct fs_trace *t, const void *data, unsigned int size,
-		  uint64_t ts, int cpu)
+		  uint64_t ts, int cpu, fs_sink_fn sink, void *ctx)
 {
 	struct fs_event ev;
 	int ret = fs_record_decode(&t->layout, data, size, ts, &ev);
 
 	if (ret < 0) {
 		fs_err("a %s record of CPU %d is %u bytes, shorter than its format",
-		       t->names[ev.type], cpu, size);
+		       t->ev[ev.type].name, cpu, size);
 		return -1;
 	}
-	if (ret && fs_run_queue(t->run, &ev)) {
-		fs_err("out of memory");
-		return -1;
-	}
-	return 0;
+	t->last_ts[cpu] = ts;
+	return ret ? sink(ctx, &ev) : 0;
 }
 
-/* Decode the sub-buffer just read from @cpu's buffer. */
-static int read_subbuf(struct fs_trace *t, int cpu)
+/*
+ * Decode the sub-buffer just read from @cpu's buffer. Drops are reported
+ * once per sub-buffer, before its first record: the mark goes to the sink
+ * with that record's time.
+ */
+static int read_subbuf(struct fs_trace *t, int cpu, fs_sink_fn sink,
+		       void *ctx)
 {
 	unsigned long long ts;
 	int missed;
@@ -426,29 +530,33 @@ static int read_subbuf(struct fs_trace *t, int cpu)
 		fs_err("cannot parse a trace sub-buffer of CPU %d", cpu);
 		return -1;
 	}
-	/* Drops are reported once per sub-buffer, before its first record. */
 	missed = kbuffer_missed_events(t->kbuf);
-	if (missed > 0)
-		t->run->lost += missed;
-	else if (missed < 0)
-		t->run->lost_unknown = true;
+	data = kbuffer_read_event(t->kbuf, &ts);
+	if (missed) {
+		struct fs_event mark = {
+			.type = FS_EV_LOST, .cpu = cpu,
+			.ts = data ? ts : t->last_ts[cpu],
+			.lost = missed > 0 ? missed : -1,
+		};
 
-	for (data = kbuffer_read_event(t->kbuf, &ts); data;
-	     data = kbuffer_next_event(t->kbuf, &ts))
-		if (decode(t, data, kbuffer_event_size(t->kbuf), ts, cpu))
+		if (sink(ctx, &mark))
+			return -1;
+	}
+	for (; data; data = kbuffer_next_event(t->kbuf, &ts))
+		if (decode(t, data, kbuffer_event_size(t->kbuf), ts, cpu,
+			   sink, ctx))
 			return -1;
 	return 0;
 }
 
-/* Consume what the buffers hold now; events go to @run. */
-int fs_trace_collect(struct fs_trace *t, struct fs_run *run)
+/* Hand what the buffers hold now to @sink. */
+int fs_trace_collect(struct fs_trace *t, fs_sink_fn sink, void *ctx)
 {
 	int cpu, n;
 
-	t->run = run;
 	for (cpu = 0; cpu < t->p->nr_cpus; cpu++) {
 		while ((n = tracefs_cpu_read(t->cpu[cpu], t->page, true)) > 0)
-			if (read_subbuf(t, cpu))
+			if (read_subbuf(t, cpu, sink, ctx))
 				return -1;
 		if (n < 0 && errno != EAGAIN && errno != EINTR) {
 			fs_err("cannot read the trace buffer of CPU %d: %s",
@@ -459,9 +567,10 @@ int fs_trace_collect(struct fs_trace *t, struct fs_run *run)
 	return 0;
 }
 
-/* Add the per-CPU overrun counters to @run's lost events. */
-static void count_overruns(struct fs_trace *t, struct fs_run *run)
+/* Events overwritten or dropped, from the buffers' counters. */
+long long fs_trace_overrun(struct fs_trace *t)
 {
+	long long overrun = 0;
 	char file[64];
 	int cpu;
 
@@ -474,51 +583,76 @@ static void count_overruns(struct fs_trace *t, struct fs_run *run)
 			continue;
 		line = strstr(buf, "overrun:");
 		if (line)
-			run->overrun += strtoll(line + 8, NULL, 10);
+			overrun += strtoll(line + 8, NULL, 10);
 		free(buf);
 	}
+	return overrun;
 }
 
-/* Stop recording and read what is left. */
-int fs_trace_stop(struct fs_trace *t, struct fs_run *run)
+/* Stop recording and hand what is left to @sink. */
+int fs_trace_stop(struct fs_trace *t, fs_sink_fn sink, void *ctx)
 {
 	if (tracefs_trace_off(t->inst))
 		fs_err("cannot stop tracing in %s", t->name);
 	if (t->rec && tracefs_trace_off(t->rec))
 		fs_err("cannot stop tracing in the -t instance");
-	if (fs_trace_collect(t, run))
-		return -1;
-	count_overruns(t, run);
-	return 0;
+	return fs_trace_collect(t, sink, ctx);
 }
 
-/* Write the -t instance's trace to @file. */
+/* Copy the -t instance's trace to @file, a chunk at a time. */
 int fs_trace_save(struct fs_trace *t, const char *file)
 {
-	FILE *f;
-	char *buf;
-	int size = 0, ret = 0;
+	char *path, buf[65536];
+	int in, out, ret = -1;
+	ssize_t n;
 
 	if (!t->rec)
 		return 0;
-	buf = tracefs_instance_file_read(t->rec, "trace", &size);
-	if (!buf) {
-		fs_err("cannot read the saved trace");
+	path = tracefs_instance_get_file(t->rec, "trace");
+	in = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	tracefs_put_tracing_file(path);
+	if (in < 0) {
+		fs_err("cannot read the saved trace: %s", strerror(errno));
 		return -1;
 	}
-	f = fopen(file, "w");
-	if (!f) {
+	out = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
 		fs_err("cannot open %s: %s", file, strerror(errno));
-		free(buf);
+		close(in);
 		return -1;
 	}
-	if (fwrite(buf, 1, size, f) != (size_t)size)
-		ret = -1;
-	if (fclose(f))
-		ret = -1;
-	if (ret)
-		fs_err("cannot write %s: %s", file, strerror(errno));
-	free(buf);
+	while ((n = read(in, buf, sizeof(buf))) > 0) {
+		char *p = buf;
+
+		while (n > 0) {
+			ssize_t w = write(out, p, n);
+
+			if (w < 0) {
+				if (errno == EINTR)
+					continue;
+				goto write_err;
+			}
+			p += w;
+			n -= w;
+		}
+	}
+	if (n < 0) {
+		fs_err("cannot read the saved trace: %s", strerror(errno));
+		goto out;
+	}
+	if (close(out)) {
+		out = -1;
+		goto write_err;
+	}
+	out = -1;
+	ret = 0;
+	goto out;
+write_err:
+	fs_err("cannot write %s: %s", file, strerror(errno));
+out:
+	if (out >= 0)
+		close(out);
+	close(in);
 	return ret;
 }
 
@@ -547,6 +681,7 @@ void fs_trace_close(struct fs_trace *t)
 			if (t->cpu[cpu])
 				tracefs_cpu_close(t->cpu[cpu]);
 	free(t->cpu);
+	free(t->last_ts);
 	if (t->kbuf)
 		kbuffer_free(t->kbuf);
 	free(t->page);

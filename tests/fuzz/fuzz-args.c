@@ -4,7 +4,8 @@
  * (rtla-fairsrv/cli.c). The input is split at newlines into arguments;
  * its first byte picks top or hist. Whatever the arguments, the parser
  * must return 0, 1 (help printed) or -1, and free what it allocated.
- * Run it with -close_fd_mask=3: the usage and error lines are not needed.
+ * It runs the real error path (msg.c), so run it with -close_fd_mask=3:
+ * the usage and error lines are not needed.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -15,26 +16,6 @@
 
 #define MAX_ARGS	32
 #define MAX_INPUT	1024
-
-/* What run.c provides to cli.c in the real tool. */
-bool fs_debug_on;
-const char *fs_prog = "rtla fairsrv";
-
-void fs_err(const char *fmt, ...)
-{
-	(void)fmt;
-}
-
-void fs_verr(const char *fmt, va_list ap)
-{
-	(void)fmt;
-	(void)ap;
-}
-
-void fs_debug(const char *fmt, ...)
-{
-	(void)fmt;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

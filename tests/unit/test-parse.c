@@ -71,6 +71,7 @@ static void test_cpus_good(void)
 	static const int c01[] = { 0, 1 };
 	static const int clast[] = { FS_MAX_CPUS - 1 };
 	struct fs_cpuset set;
+	char list[32];
 
 	ok(fs_parse_cpus("0", 4, &set, err) == 0 && set_is(&set, c0, 1),
 	   "cpus '0'");
@@ -85,10 +86,12 @@ static void test_cpus_good(void)
 	ok(fs_parse_cpus("9,0-1", 10, &set, err) == 0 &&
 	   fs_cpuset_count(&set) == 3 && fs_cpuset_isset(&set, 9),
 	   "cpus not in order");
-	ok(fs_parse_cpus("0-1023", FS_MAX_CPUS, &set, err) == 0 &&
-	   fs_cpuset_count(&set) == FS_MAX_CPUS, "cpus '0-1023'");
-	ok(fs_parse_cpus("1023", 4 * FS_MAX_CPUS, &set, err) == 0 &&
-	   set_is(&set, clast, 1), "cpu 1023 with more than FS_MAX_CPUS");
+	snprintf(list, sizeof(list), "0-%d", FS_MAX_CPUS - 1);
+	ok(fs_parse_cpus(list, FS_MAX_CPUS, &set, err) == 0 &&
+	   fs_cpuset_count(&set) == FS_MAX_CPUS, "cpus '%s'", list);
+	snprintf(list, sizeof(list), "%d", FS_MAX_CPUS - 1);
+	ok(fs_parse_cpus(list, 4 * FS_MAX_CPUS, &set, err) == 0 &&
+	   set_is(&set, clast, 1), "cpu %s with more than FS_MAX_CPUS", list);
 }
 
 /* Check CPU lists that must fail, and their messages. */
@@ -113,8 +116,9 @@ static void test_cpus_bad(void)
 		   set_is(&set, c2, 1), "cpus '%s' rejected: %s", bad[i], err);
 	}
 
-	ok(fs_parse_cpus("1024", 4 * FS_MAX_CPUS, &set, err) == -1,
-	   "cpu 1024 rejected: %s", err);
+	snprintf(big, sizeof(big), "%d", FS_MAX_CPUS);
+	ok(fs_parse_cpus(big, 4 * FS_MAX_CPUS, &set, err) == -1,
+	   "cpu %s rejected: %s", big, err);
 	ok(fs_parse_cpus("0", 0, &set, err) == -1, "nr_cpus 0 rejected: %s",
 	   err);
 	ok(fs_parse_cpus(NULL, 4, &set, err) == -1, "NULL cpu list rejected");
@@ -161,14 +165,14 @@ static void test_duration(void)
 		{ "5m", 300 },
 		{ "1h", 3600 },
 		{ "2d", 172800 },
-		{ "213503982334601d", UINT64_C(18446744073709526400) },
-		{ "5124095576030431h", UINT64_C(18446744073709551600) },
-		{ "18446744073709551615", UINT64_MAX },
-		{ "18446744073709551615s", UINT64_MAX },
+		/* The longest whose nanoseconds fit in 64 bits. */
+		{ "18446744073", UINT64_C(18446744073) },
+		{ "213503d", UINT64_C(18446659200) },
 	};
 	static const char *const bad[] = {
 		"0", "0s", "-1", "1.5", "1.5s", "1x", "", "s", "1S", "1M",
 		"10 ", "+1", " 1", "1 s", "1sec", "0x10", "1ms", "1ss",
+		"18446744074", "213504d", "18446744073709551615",
 		"18446744073709551616", "213503982334602d",
 		"307445734561825861m", "5124095576030432h",
 	};
@@ -198,6 +202,9 @@ static void test_duration(void)
 	ok(strstr(err, "greater than 0"), "message for '0': %s", err);
 	fs_parse_duration("213503982334602d", &v, err);
 	ok(strstr(err, "too large"), "message for overflow: %s", err);
+	fs_parse_duration("18446744074", &v, err);
+	ok(!strcmp(err, "invalid duration '18446744074': too large (max 18446744073s)"),
+	   "message for a duration whose ns overflow: %s", err);
 }
 
 /* Check fs_parse_time. */

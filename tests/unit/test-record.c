@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests for lib/record.c: raw records built here, in the layout of
- * the kernel's sched_dl_template (after an 8-byte common header), decode
- * into the values written.
+ * Unit tests for lib/record.c: raw records built here, in the layouts of
+ * the kernel's sched_dl_template and sched_fair_starve_wait (after an
+ * 8-byte common header), and of cpuhp_enter, decode into the values
+ * written.
  */
 #include <stdint.h>
 #include <string.h>
@@ -23,18 +24,18 @@ static void layout(struct fs_layout *l)
 	struct fs_fields *b = &l->ev[FS_EV_BOOST], *p = &l->ev[FS_EV_PARAMS];
 
 	memset(l, 0, sizeof(*l));
-	fs_field_set(NULL, &l->type, OFF_TYPE, 2);
+	fs_field_set(NULL, &l->type, OFF_TYPE, 2, false, false);
 	b->id = ID_BOOST;
-	fs_field_set(b, &b->cpu, OFF_CPU, 4);
-	fs_field_set(b, &b->flags, OFF_FLAGS, 1);
-	fs_field_set(b, &b->runtime, OFF_RUNTIME, 8);
-	fs_field_set(b, &b->deadline, OFF_DEADLINE, 8);
-	fs_field_set(b, &b->dl_runtime, OFF_DL_RUNTIME, 8);
-	fs_field_set(b, &b->dl_period, OFF_DL_PERIOD, 8);
+	fs_field_set(b, &b->f[FS_F_CPU], OFF_CPU, 4, true, false);
+	fs_field_set(b, &b->f[FS_F_FLAGS], OFF_FLAGS, 1, false, false);
+	fs_field_set(b, &b->f[FS_F_RUNTIME], OFF_RUNTIME, 8, true, false);
+	fs_field_set(b, &b->f[FS_F_DEADLINE], OFF_DEADLINE, 8, false, false);
+	fs_field_set(b, &b->f[FS_F_DL_RUNTIME], OFF_DL_RUNTIME, 8, false, false);
+	fs_field_set(b, &b->f[FS_F_DL_PERIOD], OFF_DL_PERIOD, 8, false, false);
 	p->id = ID_PARAMS;
-	fs_field_set(p, &p->cpu, OFF_CPU, 4);
-	fs_field_set(p, &p->dl_runtime, OFF_DL_RUNTIME, 8);
-	fs_field_set(p, &p->dl_period, OFF_DL_PERIOD, 8);
+	fs_field_set(p, &p->f[FS_F_CPU], OFF_CPU, 4, true, false);
+	fs_field_set(p, &p->f[FS_F_DL_RUNTIME], OFF_DL_RUNTIME, 8, false, false);
+	fs_field_set(p, &p->f[FS_F_DL_PERIOD], OFF_DL_PERIOD, 8, false, false);
 }
 
 /* Write @size bytes of @v at @off of @rec. */
@@ -136,21 +137,112 @@ static void test_reject(void)
 	   "an empty layout decodes nothing");
 }
 
-/* Only 1, 2, 4 and 8-byte fields can be placed. */
+/* Only 1, 2, 4 and 8-byte numbers can be placed; strings of any size. */
 static void test_sizes(void)
 {
 	struct fs_fields fs;
 	struct fs_field f;
-	unsigned int size, good = 0;
+	unsigned int size, good = 0, strings = 0;
 
 	memset(&fs, 0, sizeof(fs));
-	for (size = 0; size <= 16; size++)
-		if (!fs_field_set(&fs, &f, 0, size))
+	for (size = 0; size <= 16; size++) {
+		if (!fs_field_set(&fs, &f, 0, size, false, false))
 			good++;
-	ok(good == 4, "4 sizes of 0-16 accepted (%u)", good);
-	fs_field_set(&fs, &f, 40, 8);
-	fs_field_set(&fs, &f, 8, 4);
+		if (!fs_field_set(&fs, &f, 0, size, false, true))
+			strings++;
+	}
+	ok(good == 4, "4 number sizes of 0-16 accepted (%u)", good);
+	ok(strings == 16, "strings of 1-16 bytes accepted (%u)", strings);
+	fs_field_set(&fs, &f, 40, 8, false, false);
+	fs_field_set(&fs, &f, 8, 4, false, false);
 	ok(fs.need == 48, "need is the end of the last field (%u)", fs.need);
+}
+
+/* sched_fair_starve_wait: cpu, pid, comm[16], holder_pid, holder_comm[16],
+ * holder_prio, why, first. */
+enum {
+	W_CPU = 8, W_PID = 12, W_COMM = 16, W_HPID = 32, W_HCOMM = 36,
+	W_HPRIO = 52, W_WHY = 56, W_FIRST = 57, W_SIZE = 64, ID_WAIT = 1300,
+	H_CPU = 8, H_TARGET = 12, H_SIZE = 32, ID_HOTPLUG = 77,
+};
+
+/* The starvation and hotplug events resolved, as trace.c would. */
+static void starve_layout(struct fs_layout *l)
+{
+	struct fs_fields *w = &l->ev[FS_EV_WAIT], *h = &l->ev[FS_EV_HOTPLUG];
+
+	memset(l, 0, sizeof(*l));
+	fs_field_set(NULL, &l->type, OFF_TYPE, 2, false, false);
+	w->id = ID_WAIT;
+	fs_field_set(w, &w->f[FS_F_CPU], W_CPU, 4, true, false);
+	fs_field_set(w, &w->f[FS_F_PID], W_PID, 4, true, false);
+	fs_field_set(w, &w->f[FS_F_COMM], W_COMM, 16, false, true);
+	fs_field_set(w, &w->f[FS_F_HOLDER_PID], W_HPID, 4, true, false);
+	fs_field_set(w, &w->f[FS_F_HOLDER_COMM], W_HCOMM, 16, false, true);
+	fs_field_set(w, &w->f[FS_F_HOLDER_PRIO], W_HPRIO, 4, true, false);
+	fs_field_set(w, &w->f[FS_F_WHY], W_WHY, 1, false, false);
+	fs_field_set(w, &w->f[FS_F_FIRST], W_FIRST, 1, false, false);
+	h->id = ID_HOTPLUG;
+	fs_field_set(h, &h->f[FS_F_CPU], H_CPU, 4, false, false);
+	fs_field_set(h, &h->f[FS_F_TARGET], H_TARGET, 4, true, false);
+}
+
+/* Strings come out NUL-terminated, a negative prio keeps its sign. */
+static void test_starve(void)
+{
+	unsigned char rec[W_SIZE];
+	struct fs_layout l;
+	struct fs_event ev;
+
+	starve_layout(&l);
+	memset(rec, 'x', sizeof(rec));
+	put(rec, OFF_TYPE, ID_WAIT, 2);
+	put(rec, W_CPU, 2, 4);
+	put(rec, W_PID, 4242, 4);
+	memcpy(rec + W_COMM, "fair-probe\0zzzzz", 16);
+	put(rec, W_HPID, 99, 4);
+	memcpy(rec + W_HCOMM, "0123456789abcdef", 16);	/* no NUL */
+	put(rec, W_HPRIO, (uint64_t)-1, 4);
+	put(rec, W_WHY, FS_WAIT_PREEMPTED, 1);
+	put(rec, W_FIRST, 1, 1);
+	ok(fs_record_decode(&l, rec, W_SIZE, 5, &ev) == 1 &&
+	   ev.type == FS_EV_WAIT && ev.cpu == 2, "a wait record decodes");
+	ok(ev.task.pid == 4242 && !strcmp(ev.task.comm, "fair-probe"),
+	   "the waiting task: %d %s", ev.task.pid, ev.task.comm);
+	ok(ev.holder.pid == 99 && !strcmp(ev.holder.comm, "0123456789abcde"),
+	   "a 16-byte comm without NUL is cut to 15 (%s)", ev.holder.comm);
+	ok(ev.holder.prio == -1, "a negative prio keeps its sign (%d)",
+	   ev.holder.prio);
+	ok(ev.why == FS_WAIT_PREEMPTED && ev.first,
+	   "why and first (%u, %d)", ev.why, ev.first);
+
+	memset(rec, 0, sizeof(rec));
+	put(rec, OFF_TYPE, ID_HOTPLUG, 2);
+	put(rec, H_CPU, 3, 4);
+	put(rec, H_TARGET, 0, 4);
+	ok(fs_record_decode(&l, rec, H_SIZE, 5, &ev) == 1 &&
+	   ev.type == FS_EV_HOTPLUG && ev.cpu == 3 && ev.down,
+	   "cpuhp_enter towards state 0: going down");
+	put(rec, H_TARGET, 235, 4);
+	ok(fs_record_decode(&l, rec, H_SIZE, 5, &ev) == 1 && !ev.down,
+	   "towards another state: coming up");
+}
+
+/* What each event carries, as the kernel series has it. */
+static void test_has(void)
+{
+	ok(fs_event_has(FS_EV_BOOST, FS_F_FLAGS) &&
+	   !fs_event_has(FS_EV_BOOST, FS_F_COMM) &&
+	   fs_event_has(FS_EV_PARAMS, FS_F_RET) &&
+	   !fs_event_has(FS_EV_PARAMS, FS_F_FLAGS) &&
+	   fs_event_has(FS_EV_END, FS_F_STARVED) &&
+	   !fs_event_has(FS_EV_HOLD, FS_F_PID) &&
+	   fs_event_has(FS_EV_HOTPLUG, FS_F_TARGET) &&
+	   !fs_event_has(FS_EV_LOST, FS_F_CPU) &&
+	   !fs_event_has(FS_EV_NR, FS_F_CPU),
+	   "fields per event");
+	ok(!strcmp(fs_field_name(FS_F_HOLDER_COMM), "holder_comm") &&
+	   !strcmp(fs_field_name(FS_F_NR), "?"), "field names");
 }
 
 int main(void)
@@ -159,5 +251,7 @@ int main(void)
 	test_absent();
 	test_reject();
 	test_sizes();
+	test_starve();
+	test_has();
 	return tap_done();
 }

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Names of events and of their fields' values, for output.
+ */
+#include "event.h"
+
+static const char *const ev_names[FS_EV_NR] = {
+	[FS_EV_START]		= "server_start",
+	[FS_EV_STOP]		= "server_stop",
+	[FS_EV_DEFER]		= "server_defer",
+	[FS_EV_POSTPONE]	= "server_postpone",
+	[FS_EV_BOOST]		= "server_boost",
+	[FS_EV_IDLE]		= "server_idle",
+	[FS_EV_THROTTLE]	= "throttle",
+	[FS_EV_REPLENISH]	= "replenish",
+	[FS_EV_PARAMS]		= "server_params",
+	[FS_EV_WAIT]		= "wait",
+	[FS_EV_HOLD]		= "hold",
+	[FS_EV_LEAVE]		= "leave",
+	[FS_EV_END]		= "end",
+	[FS_EV_HOTPLUG]		= "hotplug",
+	[FS_EV_LOST]		= "lost",
+	[FS_EV_FOUND]		= "found",
+};
+
+static const char *const wait_names[FS_WAIT_NR] = {
+	[FS_WAIT_WAKEUP]	= "wakeup",
+	[FS_WAIT_MIGRATED]	= "migrated",
+	[FS_WAIT_PREEMPTED]	= "preempted",
+	[FS_WAIT_QUEUED]	= "queued",
+	[FS_WAIT_UNSEEN]	= "unseen",
+};
+
+static const char *const end_names[FS_END_NR] = {
+	[FS_END_OPEN]		= "open",
+	[FS_END_RAN]		= "ran",
+	[FS_END_SERVED]		= "served",
+	[FS_END_LEFT]		= "left",
+	[FS_END_OFFLINE]	= "offline",
+	[FS_END_IDLE]		= "idle",
+	[FS_END_GONE]		= "gone",
+	[FS_END_LOST]		= "lost",
+};
+
+/* Name of an event: the tracefs name without its prefix, or the mark's. */
+const char *fs_ev_name(enum fs_ev ev)
+{
+	return ev < FS_EV_NR ? ev_names[ev] : "invalid";
+}
+
+/* How a wait began. */
+const char *fs_wait_why_name(unsigned int why)
+{
+	return why < FS_WAIT_NR && wait_names[why] ? wait_names[why] : "?";
+}
+
+/* How a wait or an episode ended. */
+const char *fs_end_why_name(unsigned int why)
+{
+	return why < FS_END_NR ? end_names[why] : "?";
+}
+
+/* The class of a kernel prio, for output. */
+const char *fs_prio_class(int prio)
+{
+	if (prio < 0)
+		return "DL";
+	return prio < 100 ? "RT" : "other";
+}
+
+/* The priority a user gives a real-time task, from its kernel prio. */
+int fs_prio_rt(int prio)
+{
+	return prio >= 0 && prio < 100 ? 99 - prio : 0;
+}

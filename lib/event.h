@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The decoded events the models consume: the fair server's sched_dl_*
+ * events, the fair starvation events sched_fair_starve_*, CPU hotplug,
+ * and the tool's own marks (lost events, the state found at start).
+ */
+#ifndef FAIRSRV_EVENT_H
+#define FAIRSRV_EVENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define FS_COMM_LEN	16
+
+/* The flags field of the sched_dl_* events (include/trace/events/sched.h). */
+#define FS_FLAG_ACTIVE		0x01
+#define FS_FLAG_THROTTLED	0x02
+#define FS_FLAG_ARMED		0x04
+#define FS_FLAG_RUNNING		0x08
+
+/* Why a fair task began to wait (the why field of sched_fair_starve_wait). */
+enum fs_wait_why {
+	FS_WAIT_WAKEUP = 1,	/* woken while a higher class ran */
+	FS_WAIT_MIGRATED,	/* moved to the CPU while a higher class ran */
+	FS_WAIT_PREEMPTED,	/* preempted by a higher class */
+	FS_WAIT_QUEUED,		/* queued when a higher class took the CPU */
+	FS_WAIT_UNSEEN,		/* found waiting by the tick */
+	FS_WAIT_NR
+};
+
+/* How a wait or an episode ended (sched_fair_starve_end and _leave). */
+enum fs_end_why {
+	FS_END_OPEN,		/* not ended: still waiting */
+	FS_END_RAN,		/* a fair task ran: the higher class was done */
+	FS_END_SERVED,		/* a fair task ran, picked by the fair server */
+	FS_END_LEFT,		/* the waiting tasks left the CPU */
+	FS_END_OFFLINE,		/* they left because the CPU went offline */
+	FS_END_IDLE,		/* the CPU went idle (core scheduling) */
+	FS_END_GONE,		/* the tick found the CPU no longer starved */
+	FS_END_LOST,		/* events were lost: the end is not known */
+	FS_END_NR
+};
+
+enum fs_ev {
+	/* The fair server, sched_dl_<name> and sched_dl_server_<name>. */
+	FS_EV_START,
+	FS_EV_STOP,
+	FS_EV_DEFER,
+	FS_EV_POSTPONE,
+	FS_EV_BOOST,
+	FS_EV_IDLE,
+	FS_EV_THROTTLE,
+	FS_EV_REPLENISH,
+	FS_EV_PARAMS,
+	/* Fair starvation, sched_fair_starve_<name>. */
+	FS_EV_WAIT,
+	FS_EV_HOLD,
+	FS_EV_LEAVE,
+	FS_EV_END,
+	/* CPU hotplug: cpuhp_enter, going down or coming up. */
+	FS_EV_HOTPLUG,
+	/* The tool's marks: events lost before ts; the server found at start. */
+	FS_EV_LOST,
+	FS_EV_FOUND,
+	FS_EV_NR
+};
+
+/* The first event that is not the fair server's own. */
+#define FS_EV_SERVER_NR	(FS_EV_PARAMS + 1)
+
+/* A task as the events name it; pid 0 when not known. */
+struct fs_task {
+	int32_t pid;
+	int32_t prio;		/* kernel prio: -1 deadline, 0-99 real-time */
+	char comm[FS_COMM_LEN];	/* always NUL-terminated */
+};
+
+/* One decoded event. Which members are valid depends on the type. */
+struct fs_event {
+	enum fs_ev type;
+	int cpu;		/* the CPU the event is about */
+	uint64_t ts;		/* trace clock (mono), ns */
+	union {
+		/* The fair server's events, and FS_EV_FOUND. */
+		struct {
+			unsigned int flags;	/* FS_FLAG_*, after the change */
+			int64_t runtime;	/* budget left, ns */
+			uint64_t deadline;	/* absolute, rq_clock ns */
+			uint64_t dl_runtime;	/* parameters in force */
+			uint64_t dl_period;
+			int ret;		/* params: the write's result */
+		};
+		/* Fair starvation. */
+		struct {
+			struct fs_task task;	/* the fair task */
+			struct fs_task holder;	/* the task that holds the CPU */
+			unsigned int why;	/* fs_wait_why or fs_end_why */
+			bool first;		/* wait: it opens the episode */
+			uint64_t starved;	/* end: its length, rq_clock ns */
+		};
+		/* CPU hotplug. */
+		struct {
+			bool down;		/* going offline, else coming up */
+		};
+		/* Lost events: how many, -1 if not known. */
+		struct {
+			int64_t lost;
+		};
+	};
+};
+
+/* Names of events, states of waits, for output. */
+const char *fs_ev_name(enum fs_ev ev);
+const char *fs_wait_why_name(unsigned int why);
+const char *fs_end_why_name(unsigned int why);
+
+/* Policy of a kernel prio, for output: "DL", "RT" or "other". */
+const char *fs_prio_class(int prio);
+
+/* The real-time priority a user sets, from a kernel prio (RT only). */
+int fs_prio_rt(int prio);
+
+#endif

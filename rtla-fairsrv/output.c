@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the renderers share: how a task is named.
+ */
+#include <stdio.h>
+
+#include "fairsrv.h"
+
+/* A task as "comm:pid", or "?" when the kernel did not name it. */
+void fs_task_label(char *buf, size_t len, const struct fs_task *t)
+{
+	if (!t->pid)
+		snprintf(buf, len, "?");
+	else
+		snprintf(buf, len, "%s:%d", t->comm[0] ? t->comm : "?", t->pid);
+}

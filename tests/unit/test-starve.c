@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the fair starvation part of the per-CPU model: synthetic
+ * streams of sched_fair_starve_* events, as the kernel emits them, and of
+ * the marks the tool adds (hotplug, lost events, the end of a run).
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "model.h"
+#include "tap.h"
+
+#define US		1000ULL
+#define MS		(1000 * US)
+#define T0		7000000000000ULL
+#define BUCKET		(10 * MS)
+#define ENTRIES		256
+
+static const struct fs_task fair_a = { 101, 120, "fair-a" };
+static const struct fs_task fair_b = { 102, 120, "fair-b" };
+static const struct fs_task rt_x = { 201, 49, "rt-x" };
+static const struct fs_task rt_y = { 202, 9, "rt-y" };
+static const struct fs_task dl_z = { 203, -1, "dl-z" };
+static const struct fs_task none;
+
+static struct fs_outcome out;
+static struct fs_hold h;
+
+/* Feed a starvation event to @c; the outcome is left in out. */
+static void ev(struct fs_cpu *c, enum fs_ev type, uint64_t ts,
+	       const struct fs_task *task, const struct fs_task *holder,
+	       unsigned int why, bool first)
+{
+	struct fs_event e = {
+		.type = type, .cpu = 1, .ts = ts, .why = why, .first = first,
+	};
+
+	if (task)
+		e.task = *task;
+	if (holder)
+		e.holder = *holder;
+	fs_cpu_event(c, &e, &out);
+}
+
+/* A fair task begins to wait behind @holder. */
+static void wait(struct fs_cpu *c, uint64_t ts, const struct fs_task *task,
+		 const struct fs_task *holder, unsigned int why, bool first)
+{
+	ev(c, FS_EV_WAIT, ts, task, holder, why, first);
+}
+
+/* The episode ends: @ran runs (NULL: none is left). */
+static void end(struct fs_cpu *c, uint64_t ts, const struct fs_task *ran,
+		unsigned int why)
+{
+	ev(c, FS_EV_END, ts, ran, NULL, why, false);
+}
+
+/* A mark of the tool's own at @ts. */
+static void mark(struct fs_cpu *c, enum fs_ev type, uint64_t ts, bool down)
+{
+	struct fs_event e = { .type = type, .cpu = 1, .ts = ts };
+
+	if (type == FS_EV_HOTPLUG)
+		e.down = down;
+	else
+		e.lost = 5;
+	fs_cpu_event(c, &e, &out);
+}
+
+static bool init(struct fs_cpu *c)
+{
+	if (fs_cpu_init(c, 1, BUCKET, ENTRIES)) {
+		ok(0, "fs_cpu_init");
+		return false;
+	}
+	return true;
+}
+
+/* The wait of @pid in the outcome's waits, or NULL. */
+static const struct fs_wait *waited(int pid)
+{
+	unsigned int i;
+
+	for (i = 0; i < out.nr_waits; i++)
+		if (out.waits[i].task.pid == pid)
+			return &out.waits[i];
+	return NULL;
+}
+
+/* 1. A fair task wakes while an RT task runs; the server serves it. */
+static void test_wakeup(void)
+{
+	const struct fs_episode *ep;
+	struct fs_cpu c;
+
+	if (!init(&c))
+		return;
+	wait(&c, T0, &fair_a, &rt_x, FS_WAIT_WAKEUP, true);
+	ok(c.st.open && !out.episode && out.nr_waits == 0,
+	   "a first wait opens an episode, nothing completed");
+	ok(fs_cpu_open_ns(&c, T0 + 30 * MS) == 30 * MS,
+	   "it is 30 ms open 30 ms later");
+	end(&c, T0 + 40 * MS, &fair_a, FS_END_SERVED);
+	ep = out.episode;
+	ok(ep && ep->ns == 40 * MS && ep->end == FS_END_SERVED &&
+	   ep->start == T0 && ep->start_known && ep->ran.pid == fair_a.pid,
+	   "the end closes a 40 ms episode, served, fair-a ran");
+	ok(ep && ep->nr_waits == 1 && ep->waits[0].ns == 40 * MS &&
+	   ep->waits[0].why == FS_WAIT_WAKEUP &&
+	   ep->waits[0].end == FS_END_SERVED,
+	   "with the one wait of fair-a: 40 ms, woken, served");
+	ok(out.nr_waits == 1 && waited(fair_a.pid),
+	   "the outcome hands the wait over");
+	ok(ep && ep->nr_holds == 1 && ep->holds[0].task.pid == rt_x.pid &&
+	   ep->holds[0].ns == 40 * MS, "rt-x held the CPU for 40 ms");
+	ok(c.st.hist.stat.count == 1 && c.st.hist.stat.max == 40 * MS &&
+	   c.st.hist.buckets[4] == 1 && c.st.ends[FS_END_SERVED] == 1 &&
+	   c.st.total_ns == 40 * MS, "one 40 ms sample, ended by service");
+	ok(!c.st.open && fs_cpu_open_ns(&c, T0 + 50 * MS) == 0,
+	   "nothing is open after it");
+	ok(fs_starve_top_holder(&c.st, T0 + 50 * MS, &h) &&
+	   h.task.pid == rt_x.pid && h.ns == 40 * MS,
+	   "rt-x caused the most starvation: 40 ms");
+	fs_cpu_free(&c);
+}
+
+/* 2. Preempted while running; others join; the holders change. */
+static void test_preempted(void)
+{
+	const struct fs_episode *ep;
+	struct fs_cpu c;
+
+	if (!init(&c))
+		return;
+	wait(&c, T0, &fair_a, &rt_x, FS_WAIT_PREEMPTED, true);
+	wait(&c, T0 + 10 * MS, &fair_b, &rt_x, FS_WAIT_WAKEUP, false);
+	ok(c.st.ep.nr_waits == 2 && c.st.ep.start == T0,
+	   "a second wait joins the open episode");
+	ev(&c, FS_EV_HOLD, T0 + 20 * MS, NULL, &dl_z, 0, false);
+	ev(&c, FS_EV_HOLD, T0 + 25 * MS, NULL, &rt_y, 0, false);
+	ev(&c, FS_EV_HOLD, T0 + 27 * MS, NULL, &rt_x, 0, false);
+	end(&c, T0 + 60 * MS, &fair_b, FS_END_RAN);
+	ep = out.episode;
+	ok(ep && ep->ns == 60 * MS && ep->end == FS_END_RAN,
+	   "a 60 ms episode that ended when the RT tasks were done");
+	ok(waited(fair_a.pid) && waited(fair_a.pid)->ns == 60 * MS &&
+	   waited(fair_b.pid) && waited(fair_b.pid)->ns == 50 * MS,
+	   "fair-a waited 60 ms, fair-b 50 ms");
+	ok(ep && ep->nr_holds == 3 && ep->holds[0].task.pid == rt_x.pid &&
+	   ep->holds[0].ns == 53 * MS && ep->holds[1].task.pid == dl_z.pid &&
+	   ep->holds[1].ns == 5 * MS && ep->holds[2].task.pid == rt_y.pid &&
+	   ep->holds[2].ns == 2 * MS,
+	   "holders, the longest first: rt-x 53, dl-z 5, rt-y 2 ms");
+	fs_cpu_free(&c);
+}
+
+/* 3. Waiting tasks leave the CPU: migrated, offline, the last one. */
+static void test_leave(void)
+{
+	const struct fs_episode *ep;
+	struct fs_cpu c;
+
+	if (!init(&c))
+		return;
+	wait(&c, T0, &fair_a, &rt_x, FS_WAIT_WAKEUP, true);
+	wait(&c, T0 + 5 * MS, &fair_b, &rt_x, FS_WAIT_WAKEUP, false);
+	ev(&c, FS_EV_LEAVE, T0 + 8 * MS, &fair_a, NULL, FS_END_LEFT, false);
+	ok(out.nr_waits == 1 && out.waits[0].task.pid == fair_a.pid &&
+	   out.waits[0].ns == 8 * MS && out.waits[0].end == FS_END_LEFT &&
+	   !out.episode && c.st.open,
+	   "fair-a moved away after 8 ms; the episode goes on");
+	ev(&c, FS_EV_LEAVE, T0 + 9 * MS, &none, NULL, FS_END_LEFT, false);
+	ok(out.nr_waits == 0 && c.st.open,
+	   "a task that was not waiting leaves: nothing");
+	ev(&c, FS_EV_LEAVE, T0 + 12 * MS, &fair_b, NULL, FS_END_LEFT, false);
+	end(&c, T0 + 12 * MS, NULL, FS_END_LEFT);
+	ep = out.episode;
+	ok(ep && ep->ns == 12 * MS && ep->end == FS_END_LEFT && !ep->ran.pid,
+	   "the last one left: the episode ends without service, 12 ms");
+	ok(out.nr_waits == 2 && ep->waits[0].end == FS_END_LEFT &&
+	   ep->waits[1].ns == 7 * MS, "both waits are in it, ended");
+	ok(c.st.ends[FS_END_LEFT] == 1 && c.st.hist.stat.count == 1,
+	   "counted as left, and a sample");
+
+	/* The CPU goes offline: the kernel says why they left. */
+	wait(&c, T0 + 100 * MS, &fair_a, &rt_x, FS_WAIT_WAKEUP, true);
+	ev(&c, FS_EV_LEAVE, T0 + 103 * MS, &fair_a, NULL, FS_END_OFFLINE,
+	   false);
+	ok(out.nr_waits == 1 && out.waits[0].end == FS_END_OFFLINE,
+	   "a wait ended by the CPU going offline");
+	end(&c, T0 + 103 * MS, NULL, FS_END_OFFLINE);
+	ok(out.episode && out.episode->end == FS_END_OFFLINE &&
+	   c.st.ends[FS_END_OFFLINE] == 1, "and its episode");
+	fs_cpu_free(&c);
+
+	/* The CPU died with an episode open: it ends when it went down. */
+	if (!init(&c))
+		return;
+	wait(&c, T0, &fair_a, &rt_x, FS_WAIT_WAKEUP, true);
+	mark(&c, FS_EV_HOTPLUG, T0 + 30 * MS, true);
+	ok(c.st.open && !out.episode, "going down: still open");
+	mark(&c, FS_EV_HOTPLUG, T0 + 5000 * MS, false);
+	ok(out.episode && out.episode->ns == 30 * MS &&
+	   out.episode->end == FS_END_OFFLINE && !c.st.open,
+	   "back up: it ended when the CPU went down (30 ms, not 5 s)");
+	ok(c.offline_ns == 4970 * MS, "4.97 s offline");
+	fs_cpu_free(&c);
+}
+
+/* 4. Starts and ends not seen: before tracing, lost, unseen by hooks. */
+static void test_partial(void)
+{
+	struct fs_cpu c;
+
+	if (!init(&c))
+		return;
+	/* The tick finds the CPU starved: an episode begun before tracing. */
+	wait(&c, T0, &none, &rt_x, FS_WAIT_UNSEEN, true);
+	ok(c.st.open && !c.st.ep.start_known && c.st.ep.unnamed_waits == 1,
+	   "an unseen start: open, its start not known");
+	end(&c, T0 + 20 * MS, &fair_a, FS_END_SERVED);
+	ok(out.episode && out.episode->ns == 20 * MS &&
+	   c.st.hist.stat.count == 0 && c.st.partial == 1 &&
+	   c.st.total_ns == 20 * MS,
+	   "its 20 ms count as starved time, not as a sample");
+
+	/* An end with nothing open: begun before we saw anything. */
+	ev(&c, FS_EV_END, T0 + 40 * MS, &fair_a, NULL, FS_END_RAN, false);
+	c.st.orphans = 0;
+	end(&c, T0 + 50 * MS, &fair_a, FS_END_RAN);
+	ok(!out.episode && c.st.partial == 3 && c.st.orphans == 1 &&
+	   c.st.hist.stat.count == 0, "an end with nothing open is partial");
+
+	/* A wait that is not first, with nothing open: the start missed. */
+	wait(&c, T0 + 60 * MS, &fair_b, &rt_x, FS_WAIT_WAKEUP, false);
+	end(&c, T0 + 70 * MS, &fair_b, FS_END_RAN);
+	ok(out.episode && !out.episode->start_known && c.st.partial == 4,
+	   "joining an episode whose start was missed: partial");
+
+	/* A new first wait while one is open: the end was missed. */
+	wait(&c, T0 + 100 * MS, &fair_a, &rt_x, FS_WAIT_WAKEUP, true);
+	wait(&c, T0 + 900 * MS, &fair_a, &rt_x, FS_WAIT_WAKEUP, true);
+	ok(c.st.dropped == 1 && c.st.open && c.st.ep.start == T0 + 900 * MS,
+	   "a second first wait drops the open one, starts anew");
+	end(&c, T0 + 910 * MS, &fair_a, FS_END_RAN);
+	ok(out.episode && out.episode->ns == 10 * MS &&
+	   c.st.hist.stat.max == 10 * MS, "and measures only the new one");
+	fs_cpu_free(&c);
+}
+
+/* 5. Lost events mid-episode; time running backwards. */
+static void test_lost(void)
+{
+	struct fs_cpu c;
+
+	if (!init(&c))
+		return;
+	wait(&c, T0, &fair_a, &rt_x, FS_WAIT_WAKEUP, true);
+	mark(&c, FS_EV_LOST, T0 + 10 * MS, false);
+	ok(!c.st.open && c.st.dropped == 1 && c.lost_marks == 1 &&
+	   !out.episode, "a loss drops the open episode, counted");
+	end(&c, T0 + 9000 * MS, &fair_a, FS_END_SERVED);
+	ok(!out.episode && c.st.hist.stat.count == 0 &&
+	   c.st.hist.stat.max == 0,
+	   "its end is no 9 s sample: never a figure across a loss");
+	ok(c.st.partial == 1, "it counts as partial");
+
+	wait(&c, T0 + 10000 * MS, &fair_a, &rt_x, FS_WAIT_WAKEUP, true);
+	end(&c, T0 + 9999 * MS, &fair_a, FS_END_SERVED);
+	ok(out.invalid && c.invalid == 1 && c.st.open && !out.episode,
+	   "an end older than its wait is rejected: no unsigned wrap");
+	end(&c, T0 + 10003 * MS, &fair_a, FS_END_SERVED);
+	ok(out.episode && out.episode->ns == 3 * MS &&
+	   c.st.hist.stat.max == 3 * MS, "the next end is measured: 3 ms");
+	fs_cpu_free(&c);
+}
+
+/* 6. The end of a run: the open episode is handed back as open. */
+static void test_finish(void)
+{
+	struct fs_cpu c;
+
+	if (!init(&c))
+		return;
+	wait(&c, T0, &fair_a, &rt_x, FS_WAIT_WAKEUP, true);
+	wait(&c, T0 + 1000 * MS, &fair_b, &rt_x, FS_WAIT_WAKEUP, false);
+	fs_cpu_finish(&c, T0 + 5000 * MS, &out);
+	ok(out.episode && out.episode->end == FS_END_OPEN &&
+	   out.episode->ns == 5000 * MS && c.st.open,
+	   "open at the end: handed back, 5 s so far");
+	ok(out.episode->waits[0].ns == 5000 * MS &&
+	   out.episode->waits[1].ns == 4000 * MS &&
+	   out.episode->waits[1].end == FS_END_OPEN,
+	   "its waits so far: 5 s and 4 s, still open");
+	ok(out.nr_waits == 0 && c.st.hist.stat.count == 0,
+	   "no wait ended, no sample");
+	ok(fs_starve_top_holder(&c.st, T0 + 5000 * MS, &h) &&
+	   h.task.pid == rt_x.pid && h.ns == 5000 * MS,
+	   "the open episode's holder counts, up to now: rt-x 5 s");
+	fs_cpu_free(&c);
+}
+
+/* 7. Boosts, many waiters, merging. */
+static void test_boost_merge(void)
+{
+	struct fs_cpu c, d, all;
+	struct fs_event b = { .type = FS_EV_BOOST, .cpu = 1,
+			      .flags = FS_FLAG_ACTIVE | FS_FLAG_RUNNING };
+	struct fs_task t = fair_a;
+	int i;
+
+	if (!init(&c) || !init(&d) || fs_cpu_init(&all, -1, BUCKET, ENTRIES))
+		return;
+	b.ts = T0;
+	fs_cpu_event(&c, &b, &out);
+	ok(c.st.unstarved_boosts == 1,
+	   "a boost with no starved fair task is counted as such");
+	wait(&c, T0 + 1 * MS, &fair_a, &rt_x, FS_WAIT_WAKEUP, true);
+	for (i = 0; i < FS_EP_WAITS + 2; i++) {
+		t.pid = 1000 + i;
+		wait(&c, T0 + 2 * MS + i, &t, &rt_x, FS_WAIT_WAKEUP, false);
+	}
+	wait(&c, T0 + 3 * MS, &none, &rt_x, FS_WAIT_QUEUED, false);
+	ok(c.st.ep.nr_waits == FS_EP_WAITS && c.st.ep.more_waits == 3 &&
+	   c.st.ep.unnamed_waits == 1,
+	   "%d named waits kept, 3 more counted, 1 unnamed", FS_EP_WAITS);
+	/* Throttled, deferred again, then boosted while fair-a starves. */
+	b.type = FS_EV_THROTTLE;
+	b.flags = FS_FLAG_ACTIVE | FS_FLAG_THROTTLED;
+	b.ts = T0 + 3 * MS + 500 * US;
+	fs_cpu_event(&c, &b, &out);
+	b.type = FS_EV_DEFER;
+	b.flags |= FS_FLAG_ARMED;
+	fs_cpu_event(&c, &b, &out);
+	b.type = FS_EV_BOOST;
+	b.flags = FS_FLAG_ACTIVE | FS_FLAG_RUNNING;
+	b.ts = T0 + 4 * MS;
+	fs_cpu_event(&c, &b, &out);
+	ok(c.st.ep.boosted && c.st.unstarved_boosts == 1 && c.invalid == 0,
+	   "a boost during the episode marks it");
+	end(&c, T0 + 10 * MS, &fair_a, FS_END_SERVED);
+	ok(out.episode && out.episode->boosted, "the episode was boosted");
+
+	wait(&d, T0, &fair_b, &rt_y, FS_WAIT_WAKEUP, true);
+	end(&d, T0 + 90 * MS, &fair_b, FS_END_RAN);
+	ok(!fs_cpu_merge(&all, &c) && !fs_cpu_merge(&all, &d) &&
+	   all.st.hist.stat.count == 2 && all.st.hist.stat.max == 90 * MS &&
+	   all.st.ends[FS_END_SERVED] == 1 && all.st.ends[FS_END_RAN] == 1 &&
+	   all.st.unstarved_boosts == 1 && all.st.total_ns == 99 * MS,
+	   "merged: 2 samples, 90 ms max, ends and boosts summed");
+	ok(fs_starve_top_holder(&all.st, T0 + 100 * MS, &h) &&
+	   h.task.pid == rt_y.pid && h.ns == 90 * MS,
+	   "over both CPUs, rt-y caused the most (90 ms)");
+	fs_cpu_free(&c);
+	fs_cpu_free(&d);
+	fs_cpu_free(&all);
+}
+
+int main(void)
+{
+	test_wakeup();
+	test_preempted();
+	test_leave();
+	test_partial();
+	test_lost();
+	test_finish();
+	test_boost_merge();
+	return tap_done();
+}
