@@ -11,8 +11,11 @@ for cpu in 0 1 2 3; do
 done
 for ev in sched_dl_server_start sched_dl_server_stop sched_dl_server_defer \
 	  sched_dl_server_postpone sched_dl_server_boost sched_dl_server_idle \
-	  sched_dl_throttle sched_dl_replenish sched_dl_server_params; do
+	  sched_dl_throttle sched_dl_replenish sched_dl_server_params \
+	  sched_fair_starve_wait sched_fair_starve_hold sched_fair_starve_leave \
+	  sched_fair_starve_end; do
 	check "event sched:$ev exists in tracefs" test -f "$T/events/sched/$ev/format"
 done
+check "event cpuhp:cpuhp_enter exists in tracefs" test -f "$T/events/cpuhp/cpuhp_enter/format"
 check "kernel is $(uname -r)" true
 done_tap

@@ -4,20 +4,67 @@
 # load on CPU 1, each period shows boost ~(period - runtime) after the
 # wait began, throttle ~runtime after the boost, then the server re-arms.
 # Fair load only (CPU 2): postponements, no boost. No load (CPU 3): no boost.
+# The placement of the events: a boost carries the flags after its
+# enqueue (D), with no replenish event of its own; the idle event fires
+# only for an active server; a deferred start shows its defer first; a
+# refused parameter write has its event, with the error. The tool reads
+# the same run with no invalid transition.
 . "$(dirname "$0")/lib.sh"
 secs=5
 
+rtla fairsrv hist -c 0-3 -H 0 --json > /tmp/ev.json 2> /tmp/ev.err &
+tool=$!
+check "rtla fairsrv starts collecting" collecting $tool
 echo 'type == 2' > $T/events/sched/sched_dl_throttle/filter
 echo 'type == 2' > $T/events/sched/sched_dl_replenish/filter
 for e in $T/events/sched/sched_dl_*; do echo 1 > "$e/enable"; done
 echo > $T/trace
 starve 1 $secs /tmp/ev
 fair-probe -c 2 -d $((secs + 1)) > /dev/null &
+probes+=" $!"
 fair-probe -c 2 -d $((secs + 1)) > /dev/null &
-wait
+probes+=" $!"
+wait $probes
+# Refused writes: a runtime above the period, a period below 100 us.
+! fs_write 3 runtime 2000000000 2> /dev/null
+! fs_write 3 period 50 2> /dev/null
+# A fair task on the idle CPU 3: its server starts, deferred. (The
+# server stays started until a pick finds no fair task, so a write of
+# its runtime stops it first.)
+fs_write 3 runtime 50000000
+fair-probe -c 3 -d 1 > /dev/null
 echo 0 > $T/tracing_on
 for e in $T/events/sched/sched_dl_*; do echo 0 > "$e/enable"; done
+kill -INT $tool
+wait $tool
 grep -v '^#' $T/trace > /tmp/ev.trace
+inval=$(sed 's/.*"all":{//' /tmp/ev.json | grep -o '"invalid":[0-9]*' | head -n 1)
+check "the tool saw the run with no invalid transition ($inval)" \
+	test "$inval" = '"invalid":0'
+[ -s /tmp/ev.err ] && sed 's/^/# stderr: /' /tmp/ev.err
+
+# Placement: every boost's flags are those of D, and it has no replenish.
+nb=$(grep -c 'sched_dl_server_boost:' /tmp/ev.trace)
+nbd=$(grep -c 'sched_dl_server_boost:.*flags=active|running$' /tmp/ev.trace)
+check "boosts carry the flags after the enqueue, D ($nbd of $nb)" \
+	test "$nb" -gt 0 -a "$nb" = "$nbd"
+same=$(awk '/sched_dl_server_boost:/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9.]+:$/) b[$i] = 1 }
+	/sched_dl_replenish:/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9.]+:$/ && ($i in b)) n++ }
+	END { print n + 0 }' /tmp/ev.trace)
+check "no replenish event in the same instant as a boost ($same)" test "$same" = 0
+ni=$(grep -c 'sched_dl_server_idle:' /tmp/ev.trace)
+nia=$(grep -c 'sched_dl_server_idle:.*flags=active' /tmp/ev.trace)
+check "idle events are all of an active server ($nia of $ni)" test "$ni" = "$nia"
+# A deferred start: its defer first (A to B inside the enqueue), then the
+# start itself, at the same CPU and moment.
+pairs=$(awk '/sched_dl_server_defer:/ { d = $0; next }
+	/sched_dl_server_start:/ && index($0, "flags=active|throttled|armed") { if (d != "") n++ }
+	{ d = "" } END { print n + 0 }' /tmp/ev.trace)
+check "deferred starts come right after their defer ($pairs)" test "$pairs" -ge 1
+check "a refused out-of-bounds write has its event (ret=-22)" \
+	grep -q 'sched_dl_server_params: cpu=3 runtime=2000000000 period=1000000000 ret=-22' /tmp/ev.trace
+check "a refused period below 100 us has its event (ret=-22)" \
+	grep -q 'sched_dl_server_params: cpu=3 runtime=50000000 period=50 ret=-22' /tmp/ev.trace
 
 # Per CPU, the timestamps (s) of one event: times CPU EVENT
 times() {

@@ -102,7 +102,7 @@ collecting() {
 
 	for ((end = SECONDS + 60; SECONDS < end; )); do
 		[ "$(cat "$dir/tracing_on" 2>/dev/null)" = 1 ] &&
-			[ "$(cat "$dir/events/sched/sched_dl_server_boost/enable" \
+			[ "$(cat "$dir/events/sched/sched_dl_server_start/enable" \
 				2>/dev/null)" = 1 ] && return 0
 		kill -0 "$1" 2>/dev/null || return 1
 		sleep 0.05
@@ -119,4 +119,52 @@ clean() {
 	[ "$left" = 0 ] && [ "$en" = 0 ] && return 0
 	echo "# left: $left instances, $en events enabled at the top level"
 	return 1
+}
+
+# tool_waits JSON PID FROM TO: the lengths (ns) of the waits of task PID
+# that began in [FROM, TO] (CLOCK_MONOTONIC ns), from the "worst" list of
+# rtla fairsrv's --json (run it with a --worst large enough for all).
+tool_waits() {
+	sed 's/.*"worst":\[//' "$1" |
+		grep -o "\"task\":{\"pid\":$2,\"comm\":\"[^\"]*\"},\"why\":\"[a-z]*\",\"since_ns\":[0-9]*,\"ns\":[0-9]*" |
+		sed 's/.*"since_ns":\([0-9]*\),"ns":\([0-9]*\)/\1 \2/' |
+		awk -v from="$3" -v to="$4" '$1 >= from && $1 <= to { print $2 }'
+}
+
+# tool_episodes JSON CPU: the lengths (ns) of the starvation episodes of
+# CPU in the "worst" list of rtla fairsrv's --json (--worst large enough).
+tool_episodes() {
+	sed 's/.*"worst":\[//' "$1" |
+		grep -o "{\"cpu\":$2,\"start_ns\":[0-9]*,\"ns\":[0-9]*" |
+		sed 's/.*"ns"://'
+}
+
+# probe_waits FILE: the lengths (ns) of a cycling probe's own waits: its
+# wake-up latencies and the gaps while it ran (fair-probe -C -l).
+probe_waits() {
+	sed -n 's/^wake .*lat_ns=//p; s/^gap .*len_ns=//p' "$1"
+}
+
+# over_stat MIN_NS: "count avg max" of the numbers on stdin above MIN_NS.
+over_stat() {
+	awk -v min="$1" '$1 + 0 > min + 0 { n++; s += $1; if ($1 + 0 > m + 0) m = $1 }
+		END { printf "%d %d %d\n", n, n ? s / n : 0, m }'
+}
+
+# near A B PCT ABS: |A - B| <= PCT% of B + ABS
+near() {
+	awk -v a="$1" -v b="$2" -v p="$3" -v m="$4" 'BEGIN {
+		d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100 + m) }'
+}
+
+# le A B SLACK: A <= B + SLACK
+le() {
+	awk -v a="$1" -v b="$2" -v m="$3" 'BEGIN { exit !(a <= b + m) }'
+}
+
+# jget JSON PATTERN: the first number after PATTERN (a fixed string).
+jget() {
+	awk -v pat="$2" '{ i = index($0, pat); if (!i) exit 1
+		s = substr($0, i + length(pat)); match(s, /^-?[0-9]+/)
+		print substr(s, RSTART, RLENGTH); exit }' "$1"
 }

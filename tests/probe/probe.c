@@ -16,10 +16,12 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -80,6 +82,28 @@ struct options {
 	int prio;
 	int list;
 	int64_t start_at;	/* 0: start at once */
+	/* --cycle: run for run_ns, then sleep until the next cycle. */
+	int64_t run_ns;		/* 0: spin all the time */
+	int64_t period_ns;
+	int64_t jitter_ns;	/* each cycle is period + [0, jitter) long */
+	int off_cpu;		/* count only time the thread was off the CPU */
+};
+
+/* One wake-up of a cycling probe: when it was due, and how late it ran. */
+struct wake {
+	int64_t due;
+	int64_t lat;
+};
+
+/* Wake-up latencies of a cycling probe. */
+struct wake_stats {
+	uint64_t count;
+	int64_t max;
+	int64_t sum;
+	uint64_t over_1ms;
+	int64_t sum_over_1ms;
+	struct wake *list;
+	size_t nr, cap;
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -126,6 +150,16 @@ static void usage(void)
 	       "                          (lets probes on one CPU share one window;\n"
 	       "                          fair-probe spins, rt-probe sleeps until NS;\n"
 	       "                          the window is then exactly [NS, NS + duration])\n"
+	       "  -C, --cycle RUN/PERIOD[/JITTER]\n"
+	       "                          in ms: run RUN, then sleep until the next\n"
+	       "                          cycle, PERIOD (+ a pseudo-random part of\n"
+	       "                          JITTER) after the last one began; a fair-probe\n"
+	       "                          records how late it ran after each wake-up\n"
+	       "  -o, --off-cpu           count in gaps and wake-ups only the time the\n"
+	       "                          thread was off the CPU: the clock jump less\n"
+	       "                          what its own CPU time advanced (under an\n"
+	       "                          emulator, a vCPU that is not run for a while\n"
+	       "                          is a gap in which the thread stays current)\n"
 	       "      --now               print CLOCK_MONOTONIC in ns and exit\n"
 	       "  -h, --help              print this text and exit\n"
 	       "\n"
@@ -156,9 +190,18 @@ static void usage(void)
 	       "  gaps_over_10ms          gaps longer than 10 ms\n"
 	       "  gaps_over_100ms         gaps longer than 100 ms\n"
 	       "  gaps_over_500ms         gaps longer than 500 ms\n"
+	       "With -C, the wake-ups (a wake-up's latency is the time from when it\n"
+	       "was due to the first clock read after it):\n"
+	       "  wakes                   number of wake-ups\n"
+	       "  wake_max_ns             the largest latency\n"
+	       "  wake_avg_ns             the mean latency\n"
+	       "  wakes_over_1ms          wake-ups later than 1 ms\n"
+	       "  wake_avg_over_1ms_ns    their mean latency\n"
 	       "With -l, then one line per gap, in order:\n"
 	       "  gap start_ns=OFFSET len_ns=LENGTH\n"
 	       "  (OFFSET from the start of the measurement)\n"
+	       "and, with -C, one line per wake-up:\n"
+	       "  wake due_ns=OFFSET lat_ns=LATENCY\n"
 	       "\n"
 	       "Exit status: 0 on a normal end, 1 on any error.\n",
 	       PROG, DEFAULT_GAP_US
@@ -184,6 +227,29 @@ static int parse_u64(const char *str, uint64_t max, uint64_t *val)
 	return 0;
 }
 
+/* Parse "RUN/PERIOD[/JITTER]" (ms) for --cycle; exits on error. */
+static void parse_cycle(const char *arg, struct options *opt)
+{
+	uint64_t v[3] = { 0, 0, 0 };
+	char buf[64], *part, *save = NULL;
+	int n = 0;
+
+	if (strlen(arg) >= sizeof(buf))
+		die("invalid cycle '%s'", arg);
+	strcpy(buf, arg);
+	for (part = strtok_r(buf, "/", &save); part && n < 3;
+	     part = strtok_r(NULL, "/", &save))
+		if (parse_u64(part, 1000000, &v[n++]))
+			die("invalid cycle '%s' (want RUN/PERIOD[/JITTER] in ms)",
+			    arg);
+	if (part || n < 2 || !v[0] || v[0] >= v[1])
+		die("invalid cycle '%s' (want RUN/PERIOD[/JITTER] in ms, 0 < RUN < PERIOD)",
+		    arg);
+	opt->run_ns = (int64_t)v[0] * NSEC_PER_MSEC;
+	opt->period_ns = (int64_t)v[1] * NSEC_PER_MSEC;
+	opt->jitter_ns = (int64_t)v[2] * NSEC_PER_MSEC;
+}
+
 /* Parse the command line into @opt; exits on -h and on any error. */
 static void parse_args(int argc, char **argv, struct options *opt)
 {
@@ -194,6 +260,8 @@ static void parse_args(int argc, char **argv, struct options *opt)
 		{ "priority",		required_argument,	NULL, 'p' },
 		{ "list",		no_argument,		NULL, 'l' },
 		{ "start-at",		required_argument,	NULL, 's' },
+		{ "cycle",		required_argument,	NULL, 'C' },
+		{ "off-cpu",		no_argument,		NULL, 'o' },
 		{ "now",		no_argument,		NULL, 'N' },
 		{ "help",		no_argument,		NULL, 'h' },
 		{ NULL,			0,			NULL, 0 }
@@ -207,9 +275,11 @@ static void parse_args(int argc, char **argv, struct options *opt)
 	opt->prio = DEFAULT_PRIO;
 	opt->list = 0;
 	opt->start_at = 0;
+	opt->run_ns = 0;
+	opt->off_cpu = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:d:g:p:ls:h", longopts,
+	while ((c = getopt_long(argc, argv, ":c:d:g:p:ls:C:oh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -246,6 +316,12 @@ static void parse_args(int argc, char **argv, struct options *opt)
 			if (parse_u64(optarg, INT64_MAX, &v) || !v)
 				die("invalid start time '%s'", optarg);
 			opt->start_at = (int64_t)v;
+			break;
+		case 'C':
+			parse_cycle(optarg, opt);
+			break;
+		case 'o':
+			opt->off_cpu = 1;
 			break;
 		case 'N':
 			printf("%" PRId64 "\n",
@@ -444,11 +520,26 @@ static int64_t measure(const struct options *opt, struct gap_stats *gs,
 {
 	int64_t prev = first;
 	int64_t now = first;
-	int64_t delta;
+	int64_t delta, cpu, mark = first, cpu_mark = 0;
 
+	if (opt->off_cpu)
+		cpu_mark = read_clock(CLOCK_THREAD_CPUTIME_ID,
+				      "CLOCK_THREAD_CPUTIME_ID");
 	while (!stop_requested) {
 		now = read_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC");
 		delta = now - prev;
+		if (delta > opt->gap_ns && opt->off_cpu) {
+			/*
+			 * Since the mark the thread ran all the time but in
+			 * this gap: what the clock advanced beyond its CPU
+			 * time is the time it spent off the CPU.
+			 */
+			cpu = read_clock(CLOCK_THREAD_CPUTIME_ID,
+					 "CLOCK_THREAD_CPUTIME_ID");
+			delta = (now - mark) - (cpu - cpu_mark);
+			mark = now;
+			cpu_mark = cpu;
+		}
 		if (delta > opt->gap_ns)
 			record_gap(gs, opt->list, prev, delta);
 		prev = now;
@@ -458,10 +549,111 @@ static int64_t measure(const struct options *opt, struct gap_stats *gs,
 	return now;
 }
 
+/* Append one wake-up to the growable list; exit 1 when out of memory. */
+static void wake_append(struct wake_stats *ws, int64_t due, int64_t lat)
+{
+	struct wake *grown;
+	size_t cap;
+
+	if (ws->nr == ws->cap) {
+		cap = ws->cap ? ws->cap * 2 : 256;
+		if (cap > SIZE_MAX / sizeof(*grown))
+			die("too many wake-ups to list");
+		grown = realloc(ws->list, cap * sizeof(*grown));
+		if (!grown)
+			die("realloc(%zu wake-ups): %s", cap, strerror(errno));
+		ws->list = grown;
+		ws->cap = cap;
+	}
+	ws->list[ws->nr].due = due;
+	ws->list[ws->nr].lat = lat;
+	ws->nr++;
+}
+
+/* Account one wake-up that was due at @due and ran @lat ns later. */
+static void record_wake(struct wake_stats *ws, int list, int64_t due,
+			int64_t lat)
+{
+	if (ws->count == 0 || lat > ws->max)
+		ws->max = lat;
+	ws->count++;
+	ws->sum += lat;
+	if (lat > 1 * NSEC_PER_MSEC) {
+		ws->over_1ms++;
+		ws->sum_over_1ms += lat;
+	}
+	if (list)
+		wake_append(ws, due, lat);
+}
+
+/* Sleep until CLOCK_MONOTONIC @when; false if stopped meanwhile. */
+static bool sleep_until(int64_t when)
+{
+	struct timespec ts = {
+		.tv_sec = when / NSEC_PER_SEC,
+		.tv_nsec = when % NSEC_PER_SEC,
+	};
+	int err;
+
+	while ((err = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
+				      NULL))) {
+		if (err != EINTR)
+			die("clock_nanosleep: %s", strerror(err));
+		if (stop_requested)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The cycling loop (-C): spin for the run time, recording gaps, then sleep
+ * until the next cycle is due, and record how late the wake-up ran. The
+ * jitter is a fixed pseudo-random sequence, so runs repeat.
+ */
+static int64_t cycle(const struct options *opt, struct gap_stats *gs,
+		     struct wake_stats *ws, int64_t first, int64_t deadline)
+{
+	uint64_t rnd = 0x9e3779b97f4a7c15ULL + (uint64_t)opt->cpu;
+	int64_t due = first, now = first, end, cpu = 0, lat;
+
+	for (;;) {
+		end = due + opt->run_ns;
+		if (deadline && end > deadline)
+			end = deadline;
+		now = measure(opt, gs, now, end);
+		if (stop_requested || (deadline && now >= deadline))
+			break;
+		due += opt->period_ns;
+		if (opt->jitter_ns) {
+			rnd = rnd * 6364136223846793005ULL + 1442695040888963407ULL;
+			due += (int64_t)((rnd >> 33) % (uint64_t)opt->jitter_ns);
+		}
+		if (deadline && due >= deadline) {
+			if (!sleep_until(deadline))
+				break;
+			now = read_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC");
+			break;
+		}
+		if (opt->off_cpu)
+			cpu = read_clock(CLOCK_THREAD_CPUTIME_ID,
+					 "CLOCK_THREAD_CPUTIME_ID");
+		if (!sleep_until(due))
+			break;
+		now = read_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC");
+		lat = now - due;
+		/* Less what it ran between going to sleep and now. */
+		if (opt->off_cpu)
+			lat -= read_clock(CLOCK_THREAD_CPUTIME_ID,
+					  "CLOCK_THREAD_CPUTIME_ID") - cpu;
+		record_wake(ws, opt->list, due, lat);
+	}
+	return now;
+}
+
 /* Print the results as key=value lines (and the episodes with -l). */
 static void report(const struct options *opt, const struct gap_stats *gs,
-		   int64_t t0, int64_t wall, int64_t cpu,
-		   const struct schedstat *ss)
+		   const struct wake_stats *ws, int64_t t0, int64_t wall,
+		   int64_t cpu, const struct schedstat *ss)
 {
 	double share = wall > 0 ? (double)cpu * 100.0 / (double)wall : 0.0;
 	size_t i;
@@ -484,9 +676,21 @@ static void report(const struct options *opt, const struct gap_stats *gs,
 	printf("gaps_over_10ms=%" PRIu64 "\n", gs->over_10ms);
 	printf("gaps_over_100ms=%" PRIu64 "\n", gs->over_100ms);
 	printf("gaps_over_500ms=%" PRIu64 "\n", gs->over_500ms);
+	if (opt->run_ns) {
+		printf("wakes=%" PRIu64 "\n", ws->count);
+		printf("wake_max_ns=%" PRId64 "\n", ws->count ? ws->max : 0);
+		printf("wake_avg_ns=%" PRId64 "\n",
+		       ws->count ? ws->sum / (int64_t)ws->count : 0);
+		printf("wakes_over_1ms=%" PRIu64 "\n", ws->over_1ms);
+		printf("wake_avg_over_1ms_ns=%" PRId64 "\n", ws->over_1ms ?
+		       ws->sum_over_1ms / (int64_t)ws->over_1ms : 0);
+	}
 	for (i = 0; i < gs->nr_list; i++)
 		printf("gap start_ns=%" PRId64 " len_ns=%" PRId64 "\n",
 		       gs->list[i].start - t0, gs->list[i].len);
+	for (i = 0; i < ws->nr; i++)
+		printf("wake due_ns=%" PRId64 " lat_ns=%" PRId64 "\n",
+		       ws->list[i].due - t0, ws->list[i].lat);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		die("writing results: %s", strerror(errno));
 }
@@ -495,13 +699,18 @@ static void report(const struct options *opt, const struct gap_stats *gs,
 int main(int argc, char **argv)
 {
 	struct gap_stats gs;
+	struct wake_stats ws;
 	struct options opt;
 	struct schedstat ss_start, ss_end, ss = { -1, -1 };
 	int64_t cpu_start, cpu_end;
 	int64_t t0, t1, deadline;
 
 	memset(&gs, 0, sizeof(gs));
+	memset(&ws, 0, sizeof(ws));
 	parse_args(argc, argv, &opt);
+	/* Wake-ups on time, not up to the default 50 us of slack late. */
+	if (opt.run_ns && prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0))
+		die("prctl(PR_SET_TIMERSLACK): %s", strerror(errno));
 	setup_signals();
 	setup_sched(&opt);
 	if (opt.start_at)
@@ -516,7 +725,8 @@ int main(int argc, char **argv)
 	deadline = opt.duration_s ?
 		   t0 + (int64_t)opt.duration_s * NSEC_PER_SEC : 0;
 
-	t1 = measure(&opt, &gs, t0, deadline);
+	t1 = opt.run_ns ? cycle(&opt, &gs, &ws, t0, deadline) :
+			  measure(&opt, &gs, t0, deadline);
 
 	cpu_end = read_clock(CLOCK_THREAD_CPUTIME_ID,
 			     "CLOCK_THREAD_CPUTIME_ID");
@@ -529,7 +739,8 @@ int main(int argc, char **argv)
 	/* A window that ran to its end is exactly the duration long. */
 	if (deadline && t1 >= deadline)
 		t1 = deadline;
-	report(&opt, &gs, t0, t1 - t0, cpu_end - cpu_start, &ss);
+	report(&opt, &gs, &ws, t0, t1 - t0, cpu_end - cpu_start, &ss);
 	free(gs.list);
+	free(ws.list);
 	return 0;
 }

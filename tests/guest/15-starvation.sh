@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Fair starvation as the fair task lives it. On CPU 1 a FIFO task runs in
+# a duty cycle and a fair task wakes now and then, runs briefly and
+# sleeps; both are probes that record what they experience: the
+# fair-probe records how late each wake-up ran and every gap while it
+# ran. rtla fairsrv hist --json lists every episode with its waiters; the
+# waits of the fair-probe in the probes' window must match the probe's
+# own: the count over 1 ms within 10%, the mean over 1 ms within 15%, the
+# maximum within 10% + 2 ms. Three settings, one after the other:
+#   FIFO 95 ms of every 100 ms, fair 2 ms every 300-500 ms
+#   FIFO 40 ms of every 50 ms,  fair 1 ms every 150-210 ms
+#   FIFO 300 ms of every 400 ms, fair 3 ms every 500-800 ms
+# Under TCG the vCPUs take turns on one host thread, and a vCPU left
+# waiting is a gap that no scheduler decision made, which the probe would
+# see and the kernel cannot: one setting at a time keeps such turns rare,
+# and the probe counts only the time it was off the CPU (-o: the clock's
+# jump less its own CPU time, which goes on while its vCPU waits).
+. "$(dirname "$0")/lib.sh"
+secs=15
+rt=(95/100 40/50 300/400)
+fair=(2/300/200 1/150/60 3/500/300)
+
+for i in 0 1 2; do
+	rtla fairsrv hist -c 1 -H 0 --json --worst 100000 > /tmp/st.json 2> /tmp/st.err &
+	tool=$!
+	if ! collecting $tool; then
+		check "rtla fairsrv starts collecting" false
+		sed 's/^/# stderr: /' /tmp/st.err
+		continue
+	fi
+	at=$(( $(fair-probe --now) + 300000000 ))
+	rt-probe -c 1 -d $secs -s $at -C "${rt[$i]}" > /tmp/st.rt &
+	probes=$!
+	fair-probe -c 1 -d $secs -s $at -C "${fair[$i]}" -o -l > /tmp/st.fair &
+	fpid=$!
+	wait $probes $fpid
+	kill -INT $tool
+	wait $tool
+	rc=$?
+	what="FIFO ${rt[$i]}, fair ${fair[$i]}"
+	check "$what: rtla fairsrv hist --json exits 0 on SIGINT (got $rc)" test $rc = 0
+	[ -s /tmp/st.err ] && sed 's/^/# stderr: /' /tmp/st.err
+	check "$what: no event lost ($(grep -o '"lost":[0-9]*' /tmp/st.json | head -n 1))" \
+		grep -q '"lost":0,' /tmp/st.json
+
+	end=$((at + secs * 1000000000))
+	read -r pn pavg pmax <<< "$(probe_waits /tmp/st.fair | over_stat 1000000)"
+	read -r tn tavg tmax <<< "$(tool_waits /tmp/st.json $fpid $((at - 1000000)) $end | over_stat 1000000)"
+	echo "# $what: probe waits > 1 ms: n=$pn avg=$pavg max=$pmax; tool: n=$tn avg=$tavg max=$tmax"
+	check "$what: the probe waited more than 1 ms at least 10 times ($pn)" \
+		test "$pn" -ge 10
+	check "$what: waits over 1 ms: tool $tn, probe $pn (10%)" \
+		near "$tn" "$pn" 10 0
+	check "$what: mean wait over 1 ms: tool $tavg ns, probe $pavg ns (15%)" \
+		near "$tavg" "$pavg" 15 0
+	check "$what: longest wait: tool $tmax ns, probe $pmax ns (10% + 2 ms)" \
+		near "$tmax" "$pmax" 10 2000000
+done
+done_tap

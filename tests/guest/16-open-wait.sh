@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The worst case made visible: the fair server disabled (runtime 0) on
+# CPU 1, then a FIFO hog and a fair probe there. The fair task starves for
+# the whole run and no server event ever comes. rtla fairsrv top shows
+# the server off from its first screen and an open episode that grows
+# from one refresh to the next; hist --json reports one open episode of at
+# least 90% of the time it watched it.
+#
+# The tools start while the fair task already starves: the kernel reports
+# the episode at its next tick, its start unknown. Everything else stays
+# off CPU 1, where a fair task would starve too: this script, and the
+# tools (-H 0).
+. "$(dirname "$0")/lib.sh"
+
+taskset -cp 0 $$ > /dev/null
+check "cpu1: writing runtime 0 succeeds" fs_write 1 runtime 0
+
+hog 1 20
+sleep 0.5
+rtla fairsrv top -c 1 -H 0 -d 5 > /tmp/ow.top 2> /tmp/ow.err
+rc=$?
+check "rtla fairsrv top exits 0 after -d (got $rc)" test $rc = 0
+[ -s /tmp/ow.err ] && sed 's/^/# stderr: /' /tmp/ow.err
+# The CPU 1 rows of the refreshes: state and the open column (ms).
+awk '$1 == "1" && $3 == "|" { print $2, $7 }' /tmp/ow.top > /tmp/ow.rows
+sed 's/^/# refresh: /' /tmp/ow.rows
+n=$(wc -l < /tmp/ow.rows)
+check "top printed at least 4 tables ($n), plain: not a terminal" \
+	bash -c "[ $n -ge 4 ] && ! grep -q \$'\\033' /tmp/ow.top"
+check "the server shows as off from the first table" \
+	bash -c "! grep -qv '^off ' /tmp/ow.rows"
+grows=$(awk 'NR > 1 && $2 != "-" && p != "-" && $2 > p + 500 { g++ } { p = $2 }
+	END { print g + 0 }' /tmp/ow.rows)
+check "the open episode grows by more than 0.5 s per refresh ($grows times)" \
+	test "$grows" -ge 2
+
+rtla fairsrv hist -c 1 -H 0 -d 4 --json > /tmp/ow.json 2> /tmp/ow.err2
+rc=$?
+check "rtla fairsrv hist --json exits 0 after -d (got $rc)" test $rc = 0
+[ -s /tmp/ow.err2 ] && sed 's/^/# stderr: /' /tmp/ow.err2
+dur=$(jget /tmp/ow.json '"duration_ns":')
+open=$(sed 's/.*"open":{"cpu":1,"start_ns":[0-9]*,"ns":\([0-9]*\).*/\1/;t;d' /tmp/ow.json)
+echo "# run $dur ns, open episode ${open:-none} ns"
+check "one open episode of at least 90% of the run (${open:-none} of $dur ns)" \
+	bash -c "[ -n '$open' ] && [ \$(( $open * 10 )) -ge \$(( $dur * 9 )) ]"
+check "it is open in the JSON, its start not seen (before the run)" \
+	grep -q '"open":{"cpu":1,"start_ns":[0-9]*,"ns":[0-9]*,"open":true,"start_known":false' /tmp/ow.json
+check "the FIFO hog is named as the holder" \
+	grep -q '"top_holder":{"task":{"pid":[0-9]*,"comm":"rt-probe"' /tmp/ow.json
+kill $probes 2> /dev/null
+wait $probes 2> /dev/null
+check "cpu1: restoring runtime 50 ms succeeds" fs_write 1 runtime 50000000
+check "nothing left behind" clean
+done_tap
