@@ -13,7 +13,7 @@
 #   make image     build (or reuse) the guest root disk
 #   make checkpatch  checkpatch --strict on the kernel series
 #   make man       build the man pages
-#   make install   install rtla, rtla-fairsrv and the man pages
+#   make install   install rtla-fairsrv (and rtla if there is none), the man pages
 #   make bench     run the benchmarks
 
 CC		?= gcc
@@ -25,8 +25,9 @@ B		:= build
 
 WARN		:= -Wall -Wextra -Werror
 CFLAGS		?= -O2 -g
-TRACE_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags libtracefs libtraceevent 2>/dev/null)
-TRACE_LIBS	:= $(shell $(PKG_CONFIG) --libs libtracefs libtraceevent 2>/dev/null)
+# Deferred (=): read when a recipe runs, after make deps installed them.
+TRACE_CFLAGS	= $(shell $(PKG_CONFIG) --cflags libtracefs libtraceevent 2>/dev/null)
+TRACE_LIBS	= $(shell $(PKG_CONFIG) --libs libtracefs libtraceevent 2>/dev/null)
 ALL_CFLAGS	:= -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Ilib
 ASAN_CFLAGS	:= -std=gnu11 -D_GNU_SOURCE $(WARN) -O1 -g \
 		   -fsanitize=address,undefined -fno-omit-frame-pointer -Ilib
@@ -49,7 +50,7 @@ DEPS		:= gcc make pkg-config libtracefs-dev libtraceevent-dev \
 .PHONY: all deps kernel image demo check check-debug checkpatch unit fuzz man install bench clean
 
 all: $(B)/bin/rtla $(B)/bin/rtla-fairsrv $(B)/bin/fair-probe $(B)/bin/rt-probe \
-     $(B)/bin/rusage $(B)/bin/wake-pair $(B)/bin/core-cookie
+     $(B)/bin/rusage $(B)/bin/wake-pair $(B)/bin/core-cookie $(B)/bin/pingpong
 
 $(B)/bin/rtla: $(LIB_SRCS) $(TOOL_SRCS) $(HDRS)
 	@mkdir -p $(@D)
@@ -84,6 +85,10 @@ $(B)/bin/wake-pair: tests/probe/wake-pair.c
 $(B)/bin/core-cookie: tests/probe/core-cookie.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $<
+
+$(B)/bin/pingpong: tests/bench/pingpong.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -pthread -o $@ $<
 
 $(B)/bin/rusage: tests/bench/rusage.c
 	@mkdir -p $(@D)
@@ -143,13 +148,18 @@ kernel: deps
 image: deps
 	image/build.sh
 
-demo: deps all
+# The targets a fresh machine starts with install the packages first, then
+# build in a make of their own, which finds what deps installed.
+demo: deps
+	$(MAKE) all
 	image/run -- tests/guest/demo.sh
 
-check: deps all unit $(B)/asan/rtla
+check: deps
+	$(MAKE) all unit $(B)/asan/rtla
 	tests/run-all
 
-check-debug: deps all unit $(B)/asan/rtla
+check-debug: deps
+	$(MAKE) all unit $(B)/asan/rtla
 	kernel/build.sh debug > /dev/null
 	FAIRSRV_FLAVOR=debug tests/run-all
 
@@ -170,13 +180,23 @@ $(B)/man/%.8: man/%.rst man/common_options.txt man/definitions.txt
 
 man: $(MAN_PAGES)
 
+# rtla-fairsrv always; "rtla" (ours: it hands the other tools to
+# /usr/bin/rtla) only where no rtla is installed, in PREFIX or, for a
+# direct install, on the PATH. An existing rtla is never replaced.
 install: all man
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man8
-	install -m 0755 $(B)/bin/rtla $(DESTDIR)$(PREFIX)/bin/rtla
-	ln -f $(DESTDIR)$(PREFIX)/bin/rtla $(DESTDIR)$(PREFIX)/bin/rtla-fairsrv
+	install -m 0755 $(B)/bin/rtla $(DESTDIR)$(PREFIX)/bin/rtla-fairsrv
+	@if [ -e $(DESTDIR)$(PREFIX)/bin/rtla ] || \
+	    { [ -z "$(DESTDIR)" ] && command -v rtla > /dev/null; }; then \
+		echo "install: rtla exists; run this tool as rtla-fairsrv"; \
+	else \
+		ln -s rtla-fairsrv $(DESTDIR)$(PREFIX)/bin/rtla; \
+		echo "install: no rtla found; $(PREFIX)/bin/rtla runs rtla fairsrv"; \
+	fi
 	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man8/
 
-bench: deps all
+bench: deps
+	$(MAKE) all
 	tests/bench/run
 
 clean:

@@ -31,11 +31,13 @@ fi
 command -v debootstrap >/dev/null && command -v mkfs.ext4 >/dev/null ||
 	die "debootstrap or mkfs.ext4 missing: run 'make deps' as root"
 
-# The mirror the host itself uses, from deb822 or one-line sources.
+# The mirror the host itself uses, from deb822 or one-line sources; there
+# is no other.
 mirror=$( { sed -n 's/^URIs: *\([^ ]*debian\/*\)$/\1/p; s/^deb \(http[^ ]*\/debian\/*\) .*/\1/p' \
 	/etc/apt/sources.list /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list \
 	2>/dev/null || true; } | head -n 1)
-mirror=${mirror:-http://deb.debian.org/debian}
+[ -n "$mirror" ] ||
+	die "no Debian mirror in /etc/apt/sources.list or /etc/apt/sources.list.d: debootstrap needs the one apt uses"
 
 mkdir -p "$cache"
 exec 9>"$cache/image.lock"

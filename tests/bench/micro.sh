@@ -1,32 +1,57 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Guest side of B1 and B2: scheduler microbenchmarks, one line per result:
-#   result KIND pipe_us|hackbench_s VALUE
+# Guest side of B1 and B2: scheduler microbenchmarks in an instruction-
+# counted guest, one line per result:
+#   result KIND pipe_us|mix_us VALUE
+# pipe_us: perf bench sched pipe, microseconds per round trip; mix_us: a
+# FIFO and a fair thread on CPUs 1 and 2 passing a byte back and forth
+# (pingpong -r), so that CPU 2's fair server starts and stops at every
+# round trip, microseconds per round trip. The first round of a boot is a
+# warm-up and is not printed.
 #
 #   micro.sh plain ROUNDS   ROUNDS runs of each, KIND "plain"
-#   micro.sh tool ROUNDS    ROUNDS pairs: KIND "plain", then "tool" with
-#                           rtla fairsrv top -q collecting on all CPUs
+#   micro.sh tool ROUNDS [no-record-cmd]
+#                           ROUNDS rounds of three runs each, in turn:
+#                           "plain", "server" with rtla fairsrv top -q
+#                           --server-only collecting, "task" with rtla
+#                           fairsrv top -q (fair starvation too); with
+#                           no-record-cmd, the top-level option record-cmd
+#                           is off first (an enabled event in any instance
+#                           otherwise records comms at every switch)
 . /host/tests/guest/lib.sh
 mode=$1 rounds=$2
+taskset -cp 0 $$ > /dev/null
+if [ "${3:-}" = no-record-cmd ]; then
+	echo 0 > $T/options/record-cmd || exit 1
+fi
 
 # bench KIND: one run of each microbenchmark.
 bench() {
 	local v
 	v=$(perf bench sched pipe -l 20000 2>&1 | awk '/usecs\/op/ { print $1 }')
 	[ -n "$v" ] || { echo "perf bench sched pipe failed" >&2; exit 1; }
-	echo "result $1 pipe_us $v"
-	v=$(hackbench -g 2 -l 50 2>&1 | awk '/^Time:/ { print $2 }')
-	[ -n "$v" ] || { echo "hackbench failed" >&2; exit 1; }
-	echo "result $1 hackbench_s $v"
+	[ "$1" = warm-up ] || echo "result $1 pipe_us $v"
+	v=$(pingpong -a 1 -b 2 -r -n 20000 | sed -n 's/^round_trip_ns=//p')
+	[ -n "$v" ] || { echo "pingpong failed" >&2; exit 1; }
+	[ "$1" = warm-up ] || echo "result $1 mix_us $(awk -v v="$v" 'BEGIN { print v / 1000 }')"
 }
 
+# with KIND ARGS...: one run of each with rtla fairsrv top -q ARGS collecting.
+with() {
+	local kind=$1 tool
+	shift
+	rtla fairsrv top -q -H 0 "$@" > /dev/null &
+	tool=$!
+	collecting $tool || { echo "rtla fairsrv did not start" >&2; exit 1; }
+	bench "$kind"
+	kill -INT $tool
+	wait $tool || { echo "rtla fairsrv failed" >&2; exit 1; }
+}
+
+bench warm-up
 for ((i = 0; i < rounds; i++)); do
 	bench plain
 	[ "$mode" = tool ] || continue
-	rtla fairsrv top -q > /dev/null &
-	tool=$!
-	collecting $tool || { echo "rtla fairsrv did not start" >&2; exit 1; }
-	bench tool
-	kill -INT $tool
-	wait $tool || { echo "rtla fairsrv failed" >&2; exit 1; }
+	with server --server-only
+	with task
 done
