@@ -27,6 +27,7 @@ enum {
 	OPT_BUFFER,
 	OPT_JSON,
 	OPT_WORST,
+	OPT_SERVER_ONLY,
 	OPT_VERSION,
 };
 
@@ -50,6 +51,7 @@ static const struct option long_opts[] = {
 	{ "house-keeping",	required_argument, NULL, 'H' },
 	{ "json",		no_argument,	   NULL, OPT_JSON },
 	{ "worst",		required_argument, NULL, OPT_WORST },
+	{ "server-only",	no_argument,	   NULL, OPT_SERVER_ONLY },
 	{ "version",		no_argument,	   NULL, OPT_VERSION },
 	{ "help",		no_argument,	   NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -67,7 +69,8 @@ void fs_usage(enum fs_mode mode, FILE *f)
 	fprintf(f,
 		"usage: rtla fairsrv %s [-h] [-q] [-D] [-d s] [-c cpu-list] [-H cpu-list]\n"
 		"	[-T time] [-t[file]] [-e sys[:event]] [--filter f] [--trigger t]\n"
-		"	[--trace-buffer-size kB] [--json] [--worst N] [--version]%s\n\n",
+		"	[--trace-buffer-size kB] [--json] [--worst N] [--server-only]\n"
+		"	[--version]%s\n\n",
 		hist ? "hist" : "top",
 		hist ? "\n	[-b time] [-E N] [--no-header] [--no-summary] [--no-index] [--with-zeros]" : "");
 	fprintf(f, "  %s\n\n",
@@ -90,6 +93,7 @@ void fs_usage(enum fs_mode mode, FILE *f)
 		"	     --json: print the result as JSON\n"
 		"	     --worst N: list the N longest starvation episodes, with who\n"
 		"		waited and who held the CPU (--json: 10 by default)\n"
+		"	     --server-only: leave fair starvation out (the least overhead)\n"
 		"	     --version: print the version\n",
 		DEFAULT_TRACE_FILE);
 	if (hist)
@@ -348,6 +352,9 @@ int fs_parse_args(int argc, char **argv, enum fs_mode mode,
 			break;
 		case OPT_JSON:
 			p->json = true;
+			break;
+		case OPT_SERVER_ONLY:
+			p->server_only = true;
 			break;
 		case OPT_VERSION:
 			printf("rtla fairsrv %s\n", FS_VERSION);

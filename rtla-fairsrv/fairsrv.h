@@ -48,6 +48,7 @@ struct fs_params {
 	int nr_events;
 	uint64_t buffer_kb;		/* 0: kernel default */
 	unsigned int worst;		/* --worst: episodes to list */
+	bool server_only;		/* --server-only: no starvation events */
 	/* hist */
 	uint64_t bucket_ns;
 	unsigned int entries;

@@ -283,6 +283,10 @@ static int resolve_with(struct fs_trace *t, struct tep_handle *tep)
 		       missing);
 		return -1;
 	}
+	if (!have[GROUP_STARVATION])
+		fs_err("this kernel has no sched_fair_starve_* events: fair starvation is not measured, only the server's figures");
+	else if (t->p->server_only)
+		have[GROUP_STARVATION] = false;
 	/* A group is read whole or not at all. */
 	for (i = 0; i < FS_EV_LOST; i++) {
 		t->ev[i].present = have[t->ev[i].group];
@@ -291,8 +295,6 @@ static int resolve_with(struct fs_trace *t, struct tep_handle *tep)
 	}
 	t->caps.starvation = have[GROUP_STARVATION];
 	t->caps.hotplug = have[GROUP_HOTPLUG];
-	if (!t->caps.starvation)
-		fs_err("this kernel has no sched_fair_starve_* events: fair starvation is not measured, only the server's figures");
 	fs_debug("events: server yes, starvation %s, hotplug %s",
 		 t->caps.starvation ? "yes" : "no",
 		 t->caps.hotplug ? "yes" : "no");
