@@ -163,11 +163,12 @@ check-debug: deps
 	kernel/build.sh debug > /dev/null
 	FAIRSRV_FLAVOR=debug tests/run-all
 
-# The patches are passed as ./path: checkpatch checks a file that git tracks
-# as source code, not as a patch. UNKNOWN_COMMIT_ID is ignored because the
-# Fixes: ids cannot be looked up without the upstream kernel's history.
+# The patches, cover letter included, are passed as ./path: checkpatch
+# checks a file that git tracks as source code, not as a patch.
+# UNKNOWN_COMMIT_ID is ignored because the Fixes: ids cannot be looked up
+# without the upstream kernel's history.
 CACHE		?= $(or $(FAIRSRV_CACHE),/var/tmp/fairsrv)
-PATCHES		:= $(filter-out %cover-letter.patch,$(wildcard kernel/patches/*.patch))
+PATCHES		:= $(wildcard kernel/patches/*.patch)
 
 checkpatch: kernel
 	perl $$(ls $(CACHE)/linux-*/scripts/checkpatch.pl | head -n 1) \
