@@ -66,6 +66,13 @@ void fs_cpu_event(struct fs_cpu *c, const struct fs_event *ev,
 		  struct fs_outcome *out)
 {
 	memset(out, 0, sizeof(*out));
+	if (ev->type == FS_EV_LOST) {
+		/* Whenever it is placed: what was open is lost from here. */
+		c->lost_marks++;
+		fs_server_reset(&c->srv, FS_ST_UNKNOWN, ev->ts, out);
+		fs_starve_drop(&c->st);
+		return;
+	}
 	if (ev->type >= FS_EV_NR || ev->ts < c->last_ts) {
 		/* Never a sample from time running backwards. */
 		c->invalid++;
@@ -83,11 +90,6 @@ void fs_cpu_event(struct fs_cpu *c, const struct fs_event *ev,
 		break;
 	case FS_EV_HOTPLUG:
 		hotplug(c, ev, out);
-		break;
-	case FS_EV_LOST:
-		c->lost_marks++;
-		fs_server_reset(&c->srv, FS_ST_UNKNOWN, ev->ts, out);
-		fs_starve_drop(&c->st);
 		break;
 	default:
 		fs_server_event(&c->srv, ev, out);

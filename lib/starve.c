@@ -286,6 +286,9 @@ void fs_starve_finish(struct fs_starve *s, uint64_t now,
 
 	if (!s->open)
 		return;
+	/* Nothing comes after: the current holder's stretch ends now. */
+	if (now > ep->hold_since)
+		hold_close(ep, now);
 	ep->ns = now > ep->start ? now - ep->start : 0;
 	for (i = 0; i < ep->nr_waits; i++)
 		if (ep->waits[i].end == FS_END_OPEN)

@@ -89,6 +89,17 @@ static const struct fs_wait *waited(int pid)
 	return NULL;
 }
 
+/* How long @pid held the CPU in @ep; 0 if it is not among its holders. */
+static uint64_t held(const struct fs_episode *ep, int pid)
+{
+	unsigned int i;
+
+	for (i = 0; i < ep->nr_holds; i++)
+		if (ep->holds[i].task.pid == pid)
+			return ep->holds[i].ns;
+	return 0;
+}
+
 /* 1. A fair task wakes while an RT task runs; the server serves it. */
 static void test_wakeup(void)
 {
@@ -267,6 +278,12 @@ static void test_lost(void)
 	   "its end is no 9 s sample: never a figure across a loss");
 	ok(c.st.partial == 1, "it counts as partial");
 
+	/* A loss is placed where it was found, maybe behind later events. */
+	wait(&c, T0 + 9500 * MS, &fair_b, &rt_x, FS_WAIT_WAKEUP, true);
+	mark(&c, FS_EV_LOST, T0 + 9400 * MS, false);
+	ok(!c.st.open && c.st.dropped == 2 && c.lost_marks == 2 &&
+	   c.invalid == 0, "a late loss mark still drops what is open");
+
 	wait(&c, T0 + 10000 * MS, &fair_a, &rt_x, FS_WAIT_WAKEUP, true);
 	end(&c, T0 + 9999 * MS, &fair_a, FS_END_SERVED);
 	ok(out.invalid && c.invalid == 1 && c.st.open && !out.episode,
@@ -299,6 +316,18 @@ static void test_finish(void)
 	ok(fs_starve_top_holder(&c.st, T0 + 5000 * MS, &h) &&
 	   h.task.pid == rt_x.pid && h.ns == 5000 * MS,
 	   "the open episode's holder counts, up to now: rt-x 5 s");
+	fs_cpu_free(&c);
+
+	/* The holder that holds at the end gets its stretch up to the end. */
+	if (!init(&c))
+		return;
+	wait(&c, T0, &fair_a, &rt_x, FS_WAIT_WAKEUP, true);
+	ev(&c, FS_EV_HOLD, T0 + 1000 * MS, NULL, &rt_y, 0, false);
+	fs_cpu_finish(&c, T0 + 4000 * MS, &out);
+	ok(out.episode && out.episode->nr_holds == 2 &&
+	   held(out.episode, rt_x.pid) == 1000 * MS &&
+	   held(out.episode, rt_y.pid) == 3000 * MS,
+	   "holders at the end: rt-x 1 s, rt-y 3 s up to the end");
 	fs_cpu_free(&c);
 }
 
