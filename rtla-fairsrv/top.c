@@ -120,9 +120,11 @@ int fs_top_print(const struct fs_report *r, FILE *f)
 	fprintf(f, "events %llu  lost %lld%s  SRV: A stopped B deferred D serving E throttled\n",
 		(unsigned long long)r->events, r->lost,
 		r->lost_unknown ? "+" : "");
-	fprintf(f, "%4s %-5s|%33s | %24s %17s | %15s |\n", "", "",
-		"fair starvation (ms)", "fair server", "(ms)",
-		"RT preempted");
+	/* Group titles centred over the columns of each group. */
+	fprintf(f, "%-10s|%-34s|%-47s|%-17s|\n", "",
+		"       fair starvation (ms)",
+		"              fair server (ms)",
+		"  RT preempted");
 	fprintf(f, "%4s %-5s| %6s %8s %8s %8s | %5s %5s %5s %5s %8s %8s | %8s %6s | %s\n",
 		"CPU", "SRV", "count", "avg", "max", "open", "BOOST", "DEFER",
 		"POSTP", "THROT", "served", "wait max", "total", "max",
