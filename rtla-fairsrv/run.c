@@ -206,7 +206,7 @@ static int refresh(struct run *run)
 /* The server's parameters, as debugfs has them at start, for each CPU. */
 static void found(struct run *run)
 {
-	uint64_t now = fs_system_now(), runtime, period;
+	uint64_t now = run->start_ns, runtime, period;
 	struct fs_outcome out;
 	int cpu;
 
@@ -303,6 +303,8 @@ static int apply_config(struct run *run, struct fs_trace *t)
 {
 	if (house_keeping(run->p))
 		return -1;
+	/* The run begins before the first event can be recorded. */
+	run->start_ns = fs_system_now();
 	found(run);
 	return fs_trace_start(t);
 }
@@ -339,7 +341,6 @@ static int run_loop(struct run *run, struct fs_trace *t)
 	bool live = p->mode == FS_MODE_TOP && !p->quiet && !p->json;
 	uint64_t next_refresh = REFRESH_NS, elapsed;
 
-	run->start_ns = fs_system_now();
 	while (!stop_signal) {
 		struct timespec ts = { 0, POLL_NS };
 

@@ -72,7 +72,7 @@ static void holders(FILE *f, const struct fs_report *r)
 		if (!fs_starve_top_holder(&r->cpus[cpu].st, r->now, &h))
 			continue;
 		fs_task_label(who, sizeof(who), &h.task);
-		fprintf(f, "cpu %d: fair tasks starved most behind %s (%s %d), %.1f ms\n",
+		fprintf(f, "CPU %d: fair tasks starved most behind %s (%s %d): %.1f ms\n",
 			cpu, who, fs_prio_class(h.task.prio),
 			fs_prio_rt(h.task.prio), MS(h.ns));
 	}
