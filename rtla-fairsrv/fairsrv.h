@@ -137,5 +137,6 @@ int fs_json_print(const struct fs_report *r, FILE *f);
 
 /* Shared by the renderers: a task as "comm:pid", into @buf. */
 void fs_task_label(char *buf, size_t len, const struct fs_task *t);
+const char *fs_starvation_absent(const struct fs_report *r);
 
 #endif

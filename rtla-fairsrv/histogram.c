@@ -107,8 +107,9 @@ static void header(FILE *f, const struct fs_report *r, const char *longunit,
 		(unsigned long long)r->events, r->lost,
 		r->lost_unknown ? "+" : "",
 		(unsigned long long)r->all->invalid);
-	if (!r->caps->starvation)
-		fprintf(f, "# Fair starvation: not measured (the kernel has no sched_fair_starve_* events)\n");
+	if (fs_starvation_absent(r))
+		fprintf(f, "# Fair starvation: not measured (%s)\n",
+			fs_starvation_absent(r));
 	if (!p->no_index)
 		fprintf(f, "%-6s", "Index");
 	fs_for_each_cpu(cpu, &p->cpus)

@@ -97,7 +97,7 @@ static void worst(FILE *f, const struct fs_report *r)
 				      &ep->holds[0].task);
 		else
 			snprintf(holder, sizeof(holder), "?");
-		fprintf(f, "  cpu %d at %.6f: %.1f ms%s, %s waited behind %s, %s\n",
+		fprintf(f, "  CPU %d at %.6f: %.1f ms%s, %s waited behind %s, %s\n",
 			ep->cpu, (double)ep->start / 1e9, MS(ep->ns),
 			ep->start_known ? "" : " (or more)", waiter, holder,
 			fs_end_why_name(ep->end));
@@ -136,8 +136,9 @@ int fs_top_print(const struct fs_report *r, FILE *f)
 		row(f, r, label, &r->cpus[cpu], true);
 	}
 	row(f, r, "ALL", r->all, false);
-	if (!r->caps->starvation)
-		fprintf(f, "fair starvation: not measured (the kernel has no sched_fair_starve_* events)\n");
+	if (fs_starvation_absent(r))
+		fprintf(f, "fair starvation: not measured (%s)\n",
+			fs_starvation_absent(r));
 	holders(f, r);
 	if (r->final)
 		worst(f, r);
