@@ -114,11 +114,19 @@ static void release(struct fs_order *o, uint64_t limit, fs_order_fn fn,
 	o->nr -= i;
 }
 
+/* The reads of a round begin at @ts: the horizon can move there. */
+void fs_order_mark(struct fs_order *o, uint64_t ts)
+{
+	if (ts > o->round_max)
+		o->round_max = ts;
+}
+
 /* Release what the previous round made safe, then move the horizon. */
 void fs_order_round(struct fs_order *o, fs_order_fn fn, void *ctx)
 {
 	if (o->nr)
 		release(o, o->horizon, fn, ctx);
+	o->safe = o->horizon;
 	if (o->round_max > o->horizon)
 		o->horizon = o->round_max;
 }
@@ -130,4 +138,5 @@ void fs_order_flush(struct fs_order *o, fs_order_fn fn, void *ctx)
 		release(o, UINT64_MAX, fn, ctx);
 	if (o->round_max > o->horizon)
 		o->horizon = o->round_max;
+	o->safe = o->horizon;
 }

@@ -28,6 +28,7 @@ struct fs_order {
 	uint64_t horizon;	/* release up to here after this round */
 	uint64_t round_max;	/* highest timestamp queued this round */
 	uint64_t released_max;	/* highest timestamp released so far */
+	uint64_t safe;		/* every event up to here was released */
 	uint64_t late;		/* released after a later one: out of order */
 };
 
@@ -39,6 +40,12 @@ void fs_order_free(struct fs_order *o);
 
 /* Queue one event. Returns 0, or -1 with errno ENOMEM. */
 int fs_order_push(struct fs_order *o, const struct fs_event *ev);
+
+/*
+ * A read round begins at @ts (the trace clock): an event older than that
+ * is in its buffer by the next round, even on a CPU that records nothing.
+ */
+void fs_order_mark(struct fs_order *o, uint64_t ts);
 
 /* End of a read round: release in order what can no longer be preceded. */
 void fs_order_round(struct fs_order *o, fs_order_fn fn, void *ctx);

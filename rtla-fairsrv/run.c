@@ -90,6 +90,30 @@ static void threshold(struct run *run, int cpu, const struct fs_outcome *out)
 	run->hit_cpu = cpu;
 }
 
+/*
+ * Check -T against the starvation still open at @safe, the time up to
+ * which every event was fed: a CPU that stays starved (its server
+ * disabled, say) sends no event to end the episode.
+ */
+static void threshold_open(struct run *run, uint64_t safe)
+{
+	uint64_t limit = run->p->threshold_ns, ns;
+	int cpu;
+
+	if (!limit || run->threshold_hit)
+		return;
+	fs_for_each_cpu(cpu, &run->p->cpus) {
+		ns = fs_cpu_open_ns(&run->cpus[cpu], safe);
+		if (ns <= limit)
+			continue;
+		run->hit_what = "fair starvation (still open)";
+		run->hit_ns = ns;
+		run->hit_cpu = cpu;
+		run->threshold_hit = true;
+		return;
+	}
+}
+
 /* Keep what an event completed: task waits, the longest episodes. */
 static int account(struct run *run, int cpu, const struct fs_outcome *out)
 {
@@ -348,11 +372,13 @@ static int run_loop(struct run *run, struct fs_trace *t)
 			fs_err("nanosleep: %s", strerror(errno));
 			return -1;
 		}
+		fs_order_mark(&run->order, fs_system_now());
 		if (fs_trace_collect(t, queue, run))
 			return -1;
 		fs_order_round(&run->order, feed, run);
 		if (stop_signal < 0)
 			return -1;
+		threshold_open(run, run->order.safe);
 		elapsed = fs_system_now() - run->start_ns;
 		if (run->threshold_hit)
 			break;

@@ -5,7 +5,7 @@
 # the whole run and no server event ever comes. rtla fairsrv top shows
 # the server off from its first screen and an open episode that grows
 # from one refresh to the next; hist --json reports one open episode of at
-# least 90% of the time it watched it.
+# least 90% of the time it watched it; a -T threshold stops top on it.
 #
 # The tools start while the fair task already starves: the kernel reports
 # the episode at its next tick, its start unknown. Everything else stays
@@ -16,7 +16,7 @@
 taskset -cp 0 $$ > /dev/null
 check "cpu1: writing runtime 0 succeeds" fs_write 1 runtime 0
 
-hog 1 20
+hog 1 40
 sleep 0.5
 rtla fairsrv top -c 1 -H 0 -d 5 > /tmp/ow.top 2> /tmp/ow.err
 rc=$?
@@ -48,6 +48,13 @@ check "it is open in the JSON, its start not seen (before the run)" \
 	grep -q '"open":{"cpu":1,"start_ns":[0-9]*,"ns":[0-9]*,"open":true,"start_known":false' /tmp/ow.json
 check "the FIFO hog is named as the holder" \
 	grep -q '"top_holder":{"task":{"pid":[0-9]*,"comm":"rt-probe"' /tmp/ow.json
+# No event ends this episode: -T must still see it pass the threshold.
+rtla fairsrv top -q -c 1 -H 0 -d 30 -T 1s > /dev/null 2> /tmp/ow.err3
+rc=$?
+sed 's/^/# stderr: /' /tmp/ow.err3
+us=$(sed -n 's/.*fair starvation (still open) of \([0-9]*\) us on CPU 1 exceeded.*/\1/p' /tmp/ow.err3)
+check "-T 1s stops on the open episode: exit 2 ($rc), ${us:-no} us reported" \
+	bash -c "[ $rc = 2 ] && [ -n '$us' ] && [ '$us' -gt 1000000 ]"
 kill $probes 2> /dev/null
 wait $probes 2> /dev/null
 check "cpu1: restoring runtime 50 ms succeeds" fs_write 1 runtime 50000000

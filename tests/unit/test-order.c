@@ -143,6 +143,35 @@ static void test_late(void)
 	fs_order_free(&o);
 }
 
+/*
+ * With no event at all, the time a round began still moves what is safe:
+ * a CPU that records nothing is known to be quiet up to there.
+ */
+static void test_quiet(void)
+{
+	static const uint64_t want[] = { 40 };
+	struct fs_order o;
+
+	fs_order_init(&o);
+	out.n = 0;
+	fs_order_mark(&o, 100);
+	fs_order_round(&o, take, &out);
+	ok(o.safe == 0, "first round: nothing is safe yet");
+	fs_order_mark(&o, 200);
+	push(&o, 150, 0);
+	fs_order_round(&o, take, &out);
+	ok(o.safe == 100 && out.n == 0 && o.nr == 1,
+	   "second round: safe up to the first round's start, 150 kept");
+	fs_order_mark(&o, 300);
+	fs_order_round(&o, take, &out);
+	ok(o.safe == 200 && out.n == 1, "third round: 150 released, safe 200");
+	push(&o, 40, 1);
+	fs_order_flush(&o, take, &out);
+	ok(out.n == 2 && out.ts[1] == want[0] && o.late == 1 &&
+	   o.safe == 300, "flush: everything released, safe to the last mark");
+	fs_order_free(&o);
+}
+
 /* Many buffers read in rounds: the merged stream is sorted, none lost. */
 static void test_volume(void)
 {
@@ -187,6 +216,7 @@ int main(void)
 	test_rounds();
 	test_stable();
 	test_late();
+	test_quiet();
 	test_volume();
 	return tap_done();
 }
