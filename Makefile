@@ -50,7 +50,8 @@ DEPS		:= gcc make pkg-config libtracefs-dev libtraceevent-dev \
 .PHONY: all deps kernel image demo check check-debug checkpatch unit fuzz man install bench clean
 
 all: $(B)/bin/rtla $(B)/bin/rtla-fairsrv $(B)/bin/fair-probe $(B)/bin/rt-probe \
-     $(B)/bin/rusage $(B)/bin/wake-pair $(B)/bin/core-cookie $(B)/bin/pingpong
+     $(B)/bin/rusage $(B)/bin/wake-pair $(B)/bin/core-cookie $(B)/bin/pingpong \
+     $(B)/bin/decode-check
 
 $(B)/bin/rtla: $(LIB_SRCS) $(TOOL_SRCS) $(HDRS)
 	@mkdir -p $(@D)
@@ -89,6 +90,14 @@ $(B)/bin/core-cookie: tests/probe/core-cookie.c
 $(B)/bin/pingpong: tests/bench/pingpong.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -pthread -o $@ $<
+
+# The tool's decoding against libtraceevent's, in the guest (test 06).
+DECODE_SRCS	:= rtla-fairsrv/trace.c rtla-fairsrv/msg.c rtla-fairsrv/system.c
+
+$(B)/bin/decode-check: tests/probe/decode-check.c $(DECODE_SRCS) $(LIB_SRCS) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) -Irtla-fairsrv -o $@ $< \
+		$(DECODE_SRCS) $(LIB_SRCS) $(TRACE_LIBS)
 
 $(B)/bin/rusage: tests/bench/rusage.c
 	@mkdir -p $(@D)

@@ -101,6 +101,13 @@ int fs_trace_save(struct fs_trace *t, const char *file);
 void fs_trace_close(struct fs_trace *t);
 void fs_trace_cleanup_stale(void);
 
+/* The parts a decoding check shares with the session (tests/probe). */
+struct tep_event;
+struct fs_layout;
+const char *fs_trace_event_name(enum fs_ev i, char *name, size_t len);
+int fs_trace_layout_event(struct fs_layout *l, enum fs_ev i,
+			  struct tep_event *ev);
+
 /* A read-only view of a run, for the renderers. */
 struct fs_report {
 	const struct fs_params *p;

@@ -111,6 +111,21 @@ void fs_trace_cleanup_stale(void)
 	tracefs_list_free(names);
 }
 
+/* The tracefs system and name of the kernel's event @i. */
+const char *fs_trace_event_name(enum fs_ev i, char *name, size_t len)
+{
+	if (i < FS_EV_SERVER_NR) {
+		snprintf(name, len, "sched_dl_%s", fs_ev_name(i));
+		return "sched";
+	}
+	if (i == FS_EV_HOTPLUG) {
+		snprintf(name, len, "cpuhp_enter");
+		return "cpuhp";
+	}
+	snprintf(name, len, "sched_fair_starve_%s", fs_ev_name(i));
+	return "sched";
+}
+
 /* Fill the table of the events the tool reads. */
 static void define_events(struct fs_trace *t)
 {
@@ -119,23 +134,15 @@ static void define_events(struct fs_trace *t)
 	for (i = 0; i < FS_EV_LOST; i++) {
 		struct ev_def *d = &t->ev[i];
 
-		if (i < FS_EV_SERVER_NR) {
-			d->system = "sched";
+		d->system = fs_trace_event_name(i, d->name, sizeof(d->name));
+		if (i < FS_EV_SERVER_NR)
 			d->group = GROUP_SERVER;
-			snprintf(d->name, sizeof(d->name), "sched_dl_%s",
-				 fs_ev_name(i));
-			if (i == FS_EV_THROTTLE || i == FS_EV_REPLENISH)
-				d->filter = FAIR_SERVER_FILTER;
-		} else if (i == FS_EV_HOTPLUG) {
-			d->system = "cpuhp";
+		else if (i == FS_EV_HOTPLUG)
 			d->group = GROUP_HOTPLUG;
-			snprintf(d->name, sizeof(d->name), "cpuhp_enter");
-		} else {
-			d->system = "sched";
+		else
 			d->group = GROUP_STARVATION;
-			snprintf(d->name, sizeof(d->name),
-				 "sched_fair_starve_%s", fs_ev_name(i));
-		}
+		if (i == FS_EV_THROTTLE || i == FS_EV_REPLENISH)
+			d->filter = FAIR_SERVER_FILTER;
 	}
 }
 
@@ -156,9 +163,9 @@ static int place(struct fs_fields *fs, struct fs_field *out,
 }
 
 /* Resolve the fields event @i needs from its format @ev. */
-static int resolve_fields(struct fs_trace *t, int i, struct tep_event *ev)
+static int resolve_fields(struct fs_layout *l, int i, struct tep_event *ev)
 {
-	struct fs_fields *fs = &t->layout.ev[i];
+	struct fs_fields *fs = &l->ev[i];
 	int fid;
 
 	for (fid = 0; fid < FS_F_NR; fid++) {
@@ -183,15 +190,25 @@ static int resolve_fields(struct fs_trace *t, int i, struct tep_event *ev)
 }
 
 /* Resolve common_type, the id every record starts with, from @ev. */
-static int common_type(struct fs_trace *t, struct tep_event *ev)
+static int common_type(struct fs_layout *l, struct tep_event *ev)
 {
 	struct tep_format_field *f = tep_find_common_field(ev, "common_type");
 
-	if (!f || place(NULL, &t->layout.type, f)) {
+	if (!f || place(NULL, &l->type, f)) {
 		fs_err("event %s: no usable common_type field", ev->name);
 		return -1;
 	}
 	return 0;
+}
+
+/* Add event @i to @l: where its fields lie, from its parsed format. */
+int fs_trace_layout_event(struct fs_layout *l, enum fs_ev i,
+			  struct tep_event *ev)
+{
+	/* The common fields are the same in every event. */
+	if (!l->type.size && common_type(l, ev))
+		return -1;
+	return resolve_fields(l, i, ev);
 }
 
 /*
@@ -272,10 +289,7 @@ static int resolve_with(struct fs_trace *t, struct tep_handle *tep)
 				add_missing(missing, sizeof(missing), d->name);
 			continue;
 		}
-		/* The common fields are the same in every event. */
-		if (!t->layout.type.size && common_type(t, ev))
-			return -1;
-		if (resolve_fields(t, i, ev))
+		if (fs_trace_layout_event(&t->layout, i, ev))
 			return -1;
 	}
 	if (missing[0]) {
