@@ -121,6 +121,33 @@ uint64_t fs_cpu_open_ns(const struct fs_cpu *c, uint64_t now)
 	return now - c->st.ep.start;
 }
 
+/* Whether what one event completed is over @limit. */
+enum fs_over fs_over_outcome(const struct fs_outcome *out, uint64_t limit,
+			     uint64_t *ns)
+{
+	if (out->episode && out->episode->ns > limit) {
+		*ns = out->episode->ns;
+		return FS_OVER_STARVATION;
+	}
+	if (out->preemption && out->preempt_ns > limit) {
+		*ns = out->preempt_ns;
+		return FS_OVER_PREEMPTION;
+	}
+	return FS_OVER_NONE;
+}
+
+/* Whether the episode still open at @safe is over @limit. */
+enum fs_over fs_over_open(const struct fs_cpu *c, uint64_t safe,
+			  uint64_t limit, uint64_t *ns)
+{
+	uint64_t open = fs_cpu_open_ns(c, safe);
+
+	if (open <= limit)
+		return FS_OVER_NONE;
+	*ns = open;
+	return FS_OVER_OPEN;
+}
+
 /* Add one CPU's statistics to the ALL model. */
 int fs_cpu_merge(struct fs_cpu *dst, const struct fs_cpu *src)
 {

@@ -217,6 +217,25 @@ void fs_cpu_finish(struct fs_cpu *c, uint64_t now, struct fs_outcome *out);
 /* The open episode's length at trace time @now; 0 if none is open. */
 uint64_t fs_cpu_open_ns(const struct fs_cpu *c, uint64_t now);
 
+/* What went over a -T threshold. */
+enum fs_over {
+	FS_OVER_NONE,
+	FS_OVER_STARVATION,	/* an episode, ended or handed back open */
+	FS_OVER_PREEMPTION,	/* a boosted serving episode */
+	FS_OVER_OPEN,		/* an episode still open, seen while it lasts */
+};
+
+/* Whether what @out completed is longer than @limit; its length in @ns. */
+enum fs_over fs_over_outcome(const struct fs_outcome *out, uint64_t limit,
+			     uint64_t *ns);
+
+/*
+ * Whether the episode of @c still open at @safe, the time up to which
+ * every event was applied, is longer than @limit; its length in @ns.
+ */
+enum fs_over fs_over_open(const struct fs_cpu *c, uint64_t safe,
+			  uint64_t limit, uint64_t *ns);
+
 /* Add @src's statistics into @dst (the ALL row). */
 int fs_cpu_merge(struct fs_cpu *dst, const struct fs_cpu *src);
 

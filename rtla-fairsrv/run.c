@@ -70,24 +70,32 @@ static int queue(void *ctx, const struct fs_event *ev)
 	return 0;
 }
 
+/* Note a -T hit of kind @over on @cpu, @ns long. */
+static void hit(struct run *run, int cpu, enum fs_over over, uint64_t ns)
+{
+	static const char *const what[] = {
+		[FS_OVER_STARVATION]	= "fair starvation",
+		[FS_OVER_PREEMPTION]	= "RT preemption",
+		[FS_OVER_OPEN]		= "fair starvation (still open)",
+	};
+
+	run->threshold_hit = true;
+	run->hit_what = what[over];
+	run->hit_ns = ns;
+	run->hit_cpu = cpu;
+}
+
 /* Check -T against what one event completed. */
 static void threshold(struct run *run, int cpu, const struct fs_outcome *out)
 {
-	uint64_t limit = run->p->threshold_ns;
+	enum fs_over over;
+	uint64_t ns;
 
-	if (!limit || run->threshold_hit)
+	if (!run->p->threshold_ns || run->threshold_hit)
 		return;
-	if (out->episode && out->episode->ns > limit) {
-		run->hit_what = "fair starvation";
-		run->hit_ns = out->episode->ns;
-	} else if (out->preemption && out->preempt_ns > limit) {
-		run->hit_what = "RT preemption";
-		run->hit_ns = out->preempt_ns;
-	} else {
-		return;
-	}
-	run->threshold_hit = true;
-	run->hit_cpu = cpu;
+	over = fs_over_outcome(out, run->p->threshold_ns, &ns);
+	if (over != FS_OVER_NONE)
+		hit(run, cpu, over, ns);
 }
 
 /*
@@ -97,20 +105,19 @@ static void threshold(struct run *run, int cpu, const struct fs_outcome *out)
  */
 static void threshold_open(struct run *run, uint64_t safe)
 {
-	uint64_t limit = run->p->threshold_ns, ns;
+	enum fs_over over;
+	uint64_t ns;
 	int cpu;
 
-	if (!limit || run->threshold_hit)
+	if (!run->p->threshold_ns || run->threshold_hit)
 		return;
 	fs_for_each_cpu(cpu, &run->p->cpus) {
-		ns = fs_cpu_open_ns(&run->cpus[cpu], safe);
-		if (ns <= limit)
-			continue;
-		run->hit_what = "fair starvation (still open)";
-		run->hit_ns = ns;
-		run->hit_cpu = cpu;
-		run->threshold_hit = true;
-		return;
+		over = fs_over_open(&run->cpus[cpu], safe, run->p->threshold_ns,
+				    &ns);
+		if (over != FS_OVER_NONE) {
+			hit(run, cpu, over, ns);
+			return;
+		}
 	}
 }
 

@@ -1333,6 +1333,29 @@ static void test_lost(void)
 	fs_cpu_free(&c);
 }
 
+/* 12. -T: a boosted serving episode longer than the threshold. */
+static void test_threshold(void)
+{
+	struct fs_outcome out;
+	struct fs_cpu c;
+	uint64_t repl, rdl, ns = 0;
+
+	if (cpu_init(&c)) {
+		ok(0, "fs_cpu_init");
+		return;
+	}
+	repl = boost_to_d(&c, &rdl);
+	throttle_after(&c, repl, &out);
+	ok(out.preemption && out.preempt_ns == 50 * MS + 500 * US,
+	   "a boosted episode of 50.5 ms");
+	ok(fs_over_outcome(&out, 50 * MS, &ns) == FS_OVER_PREEMPTION &&
+	   ns == 50 * MS + 500 * US, "over a 50 ms threshold, its length given");
+	ns = 7;
+	ok(fs_over_outcome(&out, 50 * MS + 500 * US, &ns) == FS_OVER_NONE &&
+	   ns == 7, "not over a threshold of its own length: strictly longer");
+	fs_cpu_free(&c);
+}
+
 /* 11. Time running backwards: rejected, never an unsigned wrap. */
 static void test_order(void)
 {
@@ -1372,5 +1395,6 @@ int main(void)
 	test_mixed();
 	test_lost();
 	test_order();
+	test_threshold();
 	return tap_done();
 }

@@ -331,6 +331,30 @@ static void test_finish(void)
 	fs_cpu_free(&c);
 }
 
+/* 6b. -T: an ended episode, and one still open, against the threshold. */
+static void test_threshold(void)
+{
+	struct fs_cpu c;
+	uint64_t ns = 0;
+
+	if (!init(&c))
+		return;
+	wait(&c, T0, &fair_a, &rt_x, FS_WAIT_WAKEUP, true);
+	ok(fs_over_open(&c, T0 + 100 * MS, 100 * MS, &ns) == FS_OVER_NONE,
+	   "open for exactly the threshold: not over");
+	ok(fs_over_open(&c, T0 + 100 * MS + 1, 100 * MS, &ns) ==
+	   FS_OVER_OPEN && ns == 100 * MS + 1,
+	   "open 1 ns longer: over, while it lasts");
+	ok(fs_over_open(&c, T0 - 1, 1, &ns) == FS_OVER_NONE,
+	   "a time before its start: never an unsigned wrap");
+	end(&c, T0 + 150 * MS, &fair_a, FS_END_SERVED);
+	ok(fs_over_outcome(&out, 100 * MS, &ns) == FS_OVER_STARVATION &&
+	   ns == 150 * MS, "the ended episode: over, 150 ms");
+	ok(fs_over_open(&c, T0 + 900 * MS, 100 * MS, &ns) == FS_OVER_NONE,
+	   "nothing open after the end");
+	fs_cpu_free(&c);
+}
+
 /* 7. Boosts, many waiters, merging. */
 static void test_boost_merge(void)
 {
@@ -395,6 +419,7 @@ int main(void)
 	test_partial();
 	test_lost();
 	test_finish();
+	test_threshold();
 	test_boost_merge();
 	return tap_done();
 }
