@@ -181,30 +181,19 @@ static void all_block(FILE *f, const struct fs_report *r, uint64_t div)
 static void attribution(FILE *f, const struct fs_report *r, uint64_t div,
 			const char *unit)
 {
-	char who[40], waiter[40];
+	char who[64], waiter[64];
+	uint64_t ns;
 	size_t i;
 	int cpu;
 
-	fs_for_each_cpu(cpu, &r->p->cpus) {
-		struct fs_hold h;
-
-		if (!fs_starve_top_holder(&r->cpus[cpu].st, r->now, &h))
-			continue;
-		fs_task_label(who, sizeof(who), &h.task);
-		fprintf(f, "# CPU %d: fair tasks starved most behind %s (%s %d): %llu %s\n",
-			cpu, who, fs_prio_class(h.task.prio),
-			fs_prio_rt(h.task.prio),
-			(unsigned long long)(h.ns / div), unit);
-	}
+	fs_for_each_cpu(cpu, &r->p->cpus)
+		if (fs_top_holder_label(r, cpu, who, sizeof(who), &ns))
+			fprintf(f, "# CPU %d: fair tasks starved most behind %s: %llu %s\n",
+				cpu, who, (unsigned long long)(ns / div), unit);
 	for (i = 0; i < r->nr_worst; i++) {
 		const struct fs_episode *ep = &r->worst[i];
 
-		fs_task_label(waiter, sizeof(waiter), ep->nr_waits ?
-			      &ep->waits[0].task : &ep->ran);
-		if (ep->nr_holds)
-			fs_task_label(who, sizeof(who), &ep->holds[0].task);
-		else
-			snprintf(who, sizeof(who), "?");
+		fs_episode_labels(ep, waiter, who, sizeof(who));
 		fprintf(f, "# worst %zu: CPU %d at %.6f, %llu %s%s: %s waited behind %s, %s\n",
 			i + 1, ep->cpu, (double)ep->start / 1e9,
 			(unsigned long long)(ep->ns / div), unit,

@@ -15,6 +15,37 @@ void fs_task_label(char *buf, size_t len, const struct fs_task *t)
 		snprintf(buf, len, "%s:%d", t->comm[0] ? t->comm : "?", t->pid);
 }
 
+/*
+ * The task that held @cpu longest while fair tasks starved there, as
+ * "comm:pid (RT 50)" into @who, and for how long; false if none did.
+ */
+bool fs_top_holder_label(const struct fs_report *r, int cpu, char *who,
+			 size_t len, uint64_t *ns)
+{
+	struct fs_hold h;
+	char task[40];
+
+	if (!fs_starve_top_holder(&r->cpus[cpu].st, r->now, &h))
+		return false;
+	fs_task_label(task, sizeof(task), &h.task);
+	snprintf(who, len, "%s (%s %d)", task, fs_prio_class(h.task.prio),
+		 fs_prio_rt(h.task.prio));
+	*ns = h.ns;
+	return true;
+}
+
+/* Who waited first in @ep, and who held the CPU longest, as labels. */
+void fs_episode_labels(const struct fs_episode *ep, char *waiter,
+		       char *holder, size_t len)
+{
+	fs_task_label(waiter, len, ep->nr_waits ? &ep->waits[0].task :
+						  &ep->ran);
+	if (ep->nr_holds)
+		fs_task_label(holder, len, &ep->holds[0].task);
+	else
+		snprintf(holder, len, "?");
+}
+
 /* Why fair starvation is not in the report, or NULL when it is. */
 const char *fs_starvation_absent(const struct fs_report *r)
 {

@@ -63,25 +63,20 @@ static void row(FILE *f, const struct fs_report *r, const char *label,
 /* Under the table: per CPU, the task that caused the most starvation. */
 static void holders(FILE *f, const struct fs_report *r)
 {
-	char who[40];
+	char who[64];
+	uint64_t ns;
 	int cpu;
 
-	fs_for_each_cpu(cpu, &r->p->cpus) {
-		struct fs_hold h;
-
-		if (!fs_starve_top_holder(&r->cpus[cpu].st, r->now, &h))
-			continue;
-		fs_task_label(who, sizeof(who), &h.task);
-		fprintf(f, "CPU %d: fair tasks starved most behind %s (%s %d): %.1f ms\n",
-			cpu, who, fs_prio_class(h.task.prio),
-			fs_prio_rt(h.task.prio), MS(h.ns));
-	}
+	fs_for_each_cpu(cpu, &r->p->cpus)
+		if (fs_top_holder_label(r, cpu, who, sizeof(who), &ns))
+			fprintf(f, "CPU %d: fair tasks starved most behind %s: %.1f ms\n",
+				cpu, who, MS(ns));
 }
 
 /* The longest episodes, one line each (--worst). */
 static void worst(FILE *f, const struct fs_report *r)
 {
-	char waiter[40], holder[40];
+	char waiter[64], holder[64];
 	size_t i;
 
 	if (!r->nr_worst)
@@ -90,13 +85,7 @@ static void worst(FILE *f, const struct fs_report *r)
 	for (i = 0; i < r->nr_worst; i++) {
 		const struct fs_episode *ep = &r->worst[i];
 
-		fs_task_label(waiter, sizeof(waiter), ep->nr_waits ?
-			      &ep->waits[0].task : &ep->ran);
-		if (ep->nr_holds)
-			fs_task_label(holder, sizeof(holder),
-				      &ep->holds[0].task);
-		else
-			snprintf(holder, sizeof(holder), "?");
+		fs_episode_labels(ep, waiter, holder, sizeof(waiter));
 		fprintf(f, "  CPU %d at %.6f: %.1f ms%s, %s waited behind %s, %s\n",
 			ep->cpu, (double)ep->start / 1e9, MS(ep->ns),
 			ep->start_known ? "" : " (or more)", waiter, holder,

@@ -53,10 +53,19 @@
 #define MAX_GAP_US	1000000000ULL
 #define SCHEDSTAT_PATH	"/proc/self/schedstat"
 
-/* One off-CPU episode: absolute start (CLOCK_MONOTONIC) and length. */
-struct gap {
-	int64_t start;
+/*
+ * A listed interval: an off-CPU gap (its absolute start and length), or a
+ * wake-up (when it was due and how late it ran), CLOCK_MONOTONIC ns.
+ */
+struct span {
+	int64_t at;
 	int64_t len;
+};
+
+/* A growable list of spans. */
+struct spans {
+	struct span *v;
+	size_t nr, cap;
 };
 
 /* Gap statistics, always kept; the episode array only with -l. */
@@ -69,9 +78,7 @@ struct gap_stats {
 	uint64_t over_10ms;
 	uint64_t over_100ms;
 	uint64_t over_500ms;
-	struct gap *list;
-	size_t nr_list;
-	size_t cap_list;
+	struct spans list;
 };
 
 /* Parsed command line. */
@@ -89,12 +96,6 @@ struct options {
 	int off_cpu;		/* count only time the thread was off the CPU */
 };
 
-/* One wake-up of a cycling probe: when it was due, and how late it ran. */
-struct wake {
-	int64_t due;
-	int64_t lat;
-};
-
 /* Wake-up latencies of a cycling probe. */
 struct wake_stats {
 	uint64_t count;
@@ -102,8 +103,7 @@ struct wake_stats {
 	int64_t sum;
 	uint64_t over_1ms;
 	int64_t sum_over_1ms;
-	struct wake *list;
-	size_t nr, cap;
+	struct spans list;
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -394,14 +394,9 @@ static void setup_sched(const struct options *opt)
 		    sp.sched_priority, strerror(errno));
 }
 
-/*
- * Wait until CLOCK_MONOTONIC reaches @when; exit 1 if stopped meanwhile.
- * fair-probe spins, so that it is on the CPU at @when; rt-probe sleeps, so
- * that it leaves the CPU to the fair-probe until then.
- */
-static void wait_until(int64_t when)
+/* Sleep until CLOCK_MONOTONIC @when; false if stopped meanwhile. */
+static bool sleep_until(int64_t when)
 {
-#ifdef PROBE_POLICY_RT
 	struct timespec ts = {
 		.tv_sec = when / NSEC_PER_SEC,
 		.tv_nsec = when % NSEC_PER_SEC,
@@ -413,8 +408,21 @@ static void wait_until(int64_t when)
 		if (err != EINTR)
 			die("clock_nanosleep: %s", strerror(err));
 		if (stop_requested)
-			die("interrupted while waiting for the start time");
+			return false;
 	}
+	return true;
+}
+
+/*
+ * Wait until CLOCK_MONOTONIC reaches @when; exit 1 if stopped meanwhile.
+ * fair-probe spins, so that it is on the CPU at @when; rt-probe sleeps, so
+ * that it leaves the CPU to the fair-probe until then.
+ */
+static void wait_until(int64_t when)
+{
+#ifdef PROBE_POLICY_RT
+	if (!sleep_until(when))
+		die("interrupted while waiting for the start time");
 #else
 	while (read_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC") < when)
 		if (stop_requested)
@@ -468,25 +476,25 @@ static struct schedstat read_schedstat(void)
 	return ss;
 }
 
-/* Append one episode to the growable list; exit 1 when out of memory. */
-static void list_append(struct gap_stats *gs, int64_t start, int64_t len)
+/* Append a span to @l; exit 1 when out of memory. */
+static void spans_append(struct spans *l, int64_t at, int64_t len)
 {
-	struct gap *grown;
+	struct span *grown;
 	size_t cap;
 
-	if (gs->nr_list == gs->cap_list) {
-		cap = gs->cap_list ? gs->cap_list * 2 : 1024;
+	if (l->nr == l->cap) {
+		cap = l->cap ? l->cap * 2 : 1024;
 		if (cap > SIZE_MAX / sizeof(*grown))
-			die("too many gap episodes to list");
-		grown = realloc(gs->list, cap * sizeof(*grown));
+			die("too many spans to list");
+		grown = realloc(l->v, cap * sizeof(*grown));
 		if (!grown)
-			die("realloc(%zu episodes): %s", cap, strerror(errno));
-		gs->list = grown;
-		gs->cap_list = cap;
+			die("realloc(%zu spans): %s", cap, strerror(errno));
+		l->v = grown;
+		l->cap = cap;
 	}
-	gs->list[gs->nr_list].start = start;
-	gs->list[gs->nr_list].len = len;
-	gs->nr_list++;
+	l->v[l->nr].at = at;
+	l->v[l->nr].len = len;
+	l->nr++;
 }
 
 /* Account one gap of @len ns that began at @start. */
@@ -508,7 +516,7 @@ static void record_gap(struct gap_stats *gs, int list, int64_t start,
 	if (len > 500 * NSEC_PER_MSEC)
 		gs->over_500ms++;
 	if (list)
-		list_append(gs, start, len);
+		spans_append(&gs->list, start, len);
 }
 
 /*
@@ -549,27 +557,6 @@ static int64_t measure(const struct options *opt, struct gap_stats *gs,
 	return now;
 }
 
-/* Append one wake-up to the growable list; exit 1 when out of memory. */
-static void wake_append(struct wake_stats *ws, int64_t due, int64_t lat)
-{
-	struct wake *grown;
-	size_t cap;
-
-	if (ws->nr == ws->cap) {
-		cap = ws->cap ? ws->cap * 2 : 256;
-		if (cap > SIZE_MAX / sizeof(*grown))
-			die("too many wake-ups to list");
-		grown = realloc(ws->list, cap * sizeof(*grown));
-		if (!grown)
-			die("realloc(%zu wake-ups): %s", cap, strerror(errno));
-		ws->list = grown;
-		ws->cap = cap;
-	}
-	ws->list[ws->nr].due = due;
-	ws->list[ws->nr].lat = lat;
-	ws->nr++;
-}
-
 /* Account one wake-up that was due at @due and ran @lat ns later. */
 static void record_wake(struct wake_stats *ws, int list, int64_t due,
 			int64_t lat)
@@ -583,26 +570,7 @@ static void record_wake(struct wake_stats *ws, int list, int64_t due,
 		ws->sum_over_1ms += lat;
 	}
 	if (list)
-		wake_append(ws, due, lat);
-}
-
-/* Sleep until CLOCK_MONOTONIC @when; false if stopped meanwhile. */
-static bool sleep_until(int64_t when)
-{
-	struct timespec ts = {
-		.tv_sec = when / NSEC_PER_SEC,
-		.tv_nsec = when % NSEC_PER_SEC,
-	};
-	int err;
-
-	while ((err = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
-				      NULL))) {
-		if (err != EINTR)
-			die("clock_nanosleep: %s", strerror(err));
-		if (stop_requested)
-			return false;
-	}
-	return true;
+		spans_append(&ws->list, due, lat);
 }
 
 /*
@@ -685,12 +653,12 @@ static void report(const struct options *opt, const struct gap_stats *gs,
 		printf("wake_avg_over_1ms_ns=%" PRId64 "\n", ws->over_1ms ?
 		       ws->sum_over_1ms / (int64_t)ws->over_1ms : 0);
 	}
-	for (i = 0; i < gs->nr_list; i++)
+	for (i = 0; i < gs->list.nr; i++)
 		printf("gap start_ns=%" PRId64 " len_ns=%" PRId64 "\n",
-		       gs->list[i].start - t0, gs->list[i].len);
-	for (i = 0; i < ws->nr; i++)
+		       gs->list.v[i].at - t0, gs->list.v[i].len);
+	for (i = 0; i < ws->list.nr; i++)
 		printf("wake due_ns=%" PRId64 " lat_ns=%" PRId64 "\n",
-		       ws->list[i].due - t0, ws->list[i].lat);
+		       ws->list.v[i].at - t0, ws->list.v[i].len);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		die("writing results: %s", strerror(errno));
 }
@@ -740,7 +708,7 @@ int main(int argc, char **argv)
 	if (deadline && t1 >= deadline)
 		t1 = deadline;
 	report(&opt, &gs, &ws, t0, t1 - t0, cpu_end - cpu_start, &ss);
-	free(gs.list);
-	free(ws.list);
+	free(gs.list.v);
+	free(ws.list.v);
 	return 0;
 }

@@ -235,6 +235,15 @@ static int cpu_init(struct fs_cpu *c)
 	return fs_cpu_init(c, 1, BUCKET, ENTRIES);
 }
 
+/* A fresh model of CPU 1; false, reported as a failure, if it cannot be. */
+static bool fresh(struct fs_cpu *c)
+{
+	if (!cpu_init(c))
+		return true;
+	ok(0, "fs_cpu_init");
+	return false;
+}
+
 /* 1. The state of each flag combination. */
 static void test_state_of(void)
 {
@@ -396,10 +405,8 @@ static void test_steady(void)
 	int i, bad_out = 0, other = 0;
 
 	steady(&s, 5);
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	ok(c.srv.state == FS_ST_UNKNOWN && c.cpu == 1 &&
 	   c.srv.wait.bucket_size == BUCKET &&
 	   c.srv.preempt.entries == ENTRIES, "a new CPU is in no known state");
@@ -493,10 +500,8 @@ static void test_background(void)
 	struct fs_cpu c;
 	uint64_t dl = rq(T0) + PERIOD, start = T0 + 2 * US, boost, repl;
 
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	feed(&c, FS_EV_DEFER, T0, FL_B, RT, dl, &out);
 	feed(&c, FS_EV_START, start, FL_B, RT, dl, &out);
 	/* The fair hog ran 20 ms: the zero-laxity timer moves 20 ms on. */
@@ -519,10 +524,8 @@ static void test_background(void)
 	fs_cpu_free(&c);
 
 	/* Two steps of consumption: the total counts, not the sum of steps. */
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	feed(&c, FS_EV_DEFER, T0, FL_B, RT, dl, &out);
 	feed(&c, FS_EV_START, start, FL_B, RT, dl, &out);
 	feed(&c, FS_EV_DEFER, T0 + 950 * MS, FL_B, RT - 5 * MS, dl, &out);
@@ -537,10 +540,8 @@ static void test_background(void)
 	fs_cpu_free(&c);
 
 	/* A smaller runtime of another period is no consumption. */
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	feed(&c, FS_EV_DEFER, T0, FL_B, RT, dl, &out);
 	feed(&c, FS_EV_START, start, FL_B, RT, dl, &out);
 	feed(&c, FS_EV_DEFER, T0 + 500 * MS, FL_B, RT - 20 * MS, dl + 7 * MS,
@@ -569,6 +570,26 @@ static uint64_t boost_to_d(struct fs_cpu *c, uint64_t *rdl)
 	return repl;
 }
 
+/*
+ * Boost to D, stop 15 ms later, then a parameter write (dl_runtime
+ * @runtime) 10 us after the stop, as debugfs does. Returns the boost's
+ * time; the stop's in @stop, the deadline in @rdl.
+ */
+static uint64_t stop_and_write(struct fs_cpu *c, uint64_t *rdl,
+			       uint64_t *stop, uint64_t runtime,
+			       struct fs_outcome *out)
+{
+	struct fs_event ev;
+	uint64_t repl = boost_to_d(c, rdl);
+
+	*stop = repl + 15 * MS;
+	feed(c, FS_EV_STOP, *stop, FL_STOP, RT - 15 * MS, *rdl, out);
+	ev = mkev(FS_EV_PARAMS, *stop + 10 * US, 0, 0, 0);
+	ev.dl_runtime = runtime;
+	fs_cpu_event(c, &ev, out);
+	return repl;
+}
+
 /* The server's wait boost_to_d() ends: from its start to the boost. */
 #define BOOST_WAIT	(950 * MS + 18 * US)
 
@@ -580,10 +601,8 @@ static void test_stop(void)
 	uint64_t repl, rdl, stop, thr, start;
 
 	/* Stop, then straight back to D: one episode. */
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	repl = boost_to_d(&c, &rdl);
 	ok(c.srv.state == FS_ST_RUNNING && c.srv.boosts == 0 &&
 	   c.srv.wait.stat.count == 0,
@@ -624,10 +643,8 @@ static void test_stop(void)
 	fs_cpu_free(&c);
 
 	/* Stop, then a deferred start: the episode ended at the stop. */
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	repl = boost_to_d(&c, &rdl);
 	stop = repl + 20 * MS;
 	feed(&c, FS_EV_STOP, stop, FL_STOP, RT - 20 * MS, rdl, &out);
@@ -656,10 +673,8 @@ static void test_stop(void)
 	fs_cpu_free(&c);
 
 	/* Stop, then a start straight to B (no defer event first). */
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	repl = boost_to_d(&c, &rdl);
 	stop = repl + 7 * MS;
 	feed(&c, FS_EV_STOP, stop, FL_STOP, RT - 7 * MS, rdl, &out);
@@ -671,10 +686,8 @@ static void test_stop(void)
 	fs_cpu_free(&c);
 
 	/* Stop, then the end of the run. */
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	repl = boost_to_d(&c, &rdl);
 	stop = repl + 33 * MS;
 	feed(&c, FS_EV_STOP, stop, FL_STOP, RT - 33 * MS, rdl, &out);
@@ -694,10 +707,8 @@ static void test_stop(void)
 	fs_cpu_free(&c);
 
 	/* Two stop/resume in one episode. */
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	repl = boost_to_d(&c, &rdl);
 	feed(&c, FS_EV_STOP, repl + 5 * MS, FL_STOP, RT - 5 * MS, rdl, &out);
 	feed(&c, FS_EV_START, repl + 5 * MS + 2 * US, FL_D, RT - 5 * MS, rdl,
@@ -716,10 +727,8 @@ static void test_stop(void)
 	 * Idle time is charged to the runtime while the server is stopped:
 	 * neither that time nor that runtime is served or preempts RT.
 	 */
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	repl = boost_to_d(&c, &rdl);
 	stop = repl + 10 * MS;
 	feed(&c, FS_EV_STOP, stop, FL_STOP, RT - 10 * MS, rdl, &out);
@@ -737,10 +746,8 @@ static void test_stop(void)
 	fs_cpu_free(&c);
 
 	/* A non-boosted episode: served, but no preemption sample. */
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	feed(&c, FS_EV_START, T0, FL_D, RT, rq(T0) + PERIOD, &out);
 	ok(c.srv.state == FS_ST_RUNNING && c.srv.boosts == 0,
 	   "first event starting straight in D is no boost");
@@ -764,10 +771,8 @@ static void test_mid_wait(void)
 	struct fs_cpu c;
 	uint64_t dl = rq(T0) + PERIOD, repl = T0 + 5 * US;
 
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	feed(&c, FS_EV_BOOST, repl, FL_D, RT, dl, &out);
 	ok(!out.invalid && c.srv.state == FS_ST_RUNNING,
 	   "a boost as the first event puts the CPU in D");
@@ -786,10 +791,8 @@ static void test_idle_boost(void)
 	uint64_t repl, rdl, start, dl = rq(T0) + PERIOD;
 
 	/* Boosted, nothing to run, stopped at once; then a new start. */
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	repl = boost_to_d(&c, &rdl);
 	feed(&c, FS_EV_STOP, repl + 4 * US, FL_STOP, RT, rdl, &out);
 	ok(outcome_empty(&out) && c.srv.stop_held, "the stop is held");
@@ -805,10 +808,8 @@ static void test_idle_boost(void)
 	fs_cpu_free(&c);
 
 	/* The same closed by the end of the run. */
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	repl = boost_to_d(&c, &rdl);
 	feed(&c, FS_EV_STOP, repl + 4 * US, FL_STOP, RT, rdl, &out);
 	fs_cpu_finish(&c, END, &out);
@@ -817,10 +818,8 @@ static void test_idle_boost(void)
 	fs_cpu_free(&c);
 
 	/* 1 us served is a boost. */
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	repl = boost_to_d(&c, &rdl);
 	feed(&c, FS_EV_STOP, repl + 4 * US, FL_STOP, RT - 1 * US, rdl, &out);
 	fs_cpu_finish(&c, END, &out);
@@ -829,10 +828,8 @@ static void test_idle_boost(void)
 	fs_cpu_free(&c);
 
 	/* Idle time used the runtime up while waiting: nothing starved. */
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	feed(&c, FS_EV_DEFER, T0, FL_B, RT, dl, &out);
 	feed(&c, FS_EV_START, T0 + 2 * US, FL_B, RT, dl, &out);
 	feed(&c, FS_EV_IDLE, T0 + 300 * MS, FL_B, 0, dl, &out);
@@ -857,19 +854,15 @@ static void test_invalid(void)
 	struct fs_cpu c;
 	uint64_t dl = rq(T0) + PERIOD, rdl;
 
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	feed(&c, FS_EV_THROTTLE, T0, FL_THR, -1, dl, &out);
 	ok(!out.invalid && c.invalid == 0 && c.srv.state == FS_ST_REPL_WAIT,
 	   "the first event is valid whatever it is");
 	fs_cpu_free(&c);
 
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	feed(&c, FS_EV_DEFER, T0, FL_B, RT, dl, &out);
 	ok(!out.invalid, "defer from unknown to B is valid");
 	feed(&c, FS_EV_START, T0 + 2 * US, FL_B, RT, dl, &out);
@@ -884,10 +877,8 @@ static void test_invalid(void)
 	ok(out.invalid && c.invalid == 2, "a second stop (A->A) is invalid");
 	fs_cpu_free(&c);
 
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	feed(&c, FS_EV_DEFER, T0, FL_B, RT, dl, &out);
 	feed(&c, FS_EV_START, T0 + 2 * US, FL_B, RT, dl, &out);
 	feed(&c, FS_EV_BOOST, T0 + 950 * MS, FL_BOOST, RT, dl, &out);
@@ -896,10 +887,8 @@ static void test_invalid(void)
 	ok(c.srv.state == FS_ST_ZL_WAIT, "and leaves the server in B");
 	fs_cpu_free(&c);
 
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	boost_to_d(&c, &rdl);
 	ok(c.invalid == 0, "the boost path is valid");
 	feed(&c, FS_EV_POSTPONE, T0 + 990 * MS, FL_B, RT, rdl + PERIOD, &out);
@@ -930,10 +919,8 @@ static void test_offline(void)
 	struct fs_cpu c;
 	uint64_t dl = rq(T0) + PERIOD, rdl, repl, down, up;
 
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	/*
 	 * Without hotplug marks, a server that went down in D is next seen
 	 * deferring: an edge the machine does not have. The episode is not
@@ -951,10 +938,8 @@ static void test_offline(void)
 	fs_cpu_free(&c);
 
 	/* Serving 20 ms, then offline for 5 s: 20 ms of RT preemption. */
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	repl = boost_to_d(&c, &rdl);
 	down = repl + 20 * MS;
 	hotplug(&c, down, true, &out);
@@ -985,10 +970,8 @@ static void test_offline(void)
 	fs_cpu_free(&c);
 
 	/* Offline at the end of the run: counted up to the end. */
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	hotplug(&c, T0, true, &out);
 	fs_cpu_finish(&c, T0 + 3000 * MS, &out);
 	ok(c.offline_ns == 3000 * MS && c.srv.state == FS_ST_OFFLINE,
@@ -1005,10 +988,8 @@ static void test_params(void)
 	struct fs_cpu c;
 	uint64_t dl = rq(T0) + PERIOD, repl, rdl, stop, start;
 
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	feed(&c, FS_EV_DEFER, T0, FL_B, RT, dl, &out);
 	feed(&c, FS_EV_START, T0 + 2 * US, FL_B, RT, dl, &out);
 	ev = mkev(FS_EV_PARAMS, T0 + 100 * MS, 0, 0, 0);
@@ -1023,10 +1004,8 @@ static void test_params(void)
 	   "params: counted, valid, complete nothing");
 	fs_cpu_free(&c);
 
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	ev = mkev(FS_EV_PARAMS, T0, 0, 0, 0);
 	fs_cpu_event(&c, &ev, &out);
 	ok(c.srv.state == FS_ST_UNKNOWN && c.invalid == 0,
@@ -1037,16 +1016,9 @@ static void test_params(void)
 	 * A write to the debugfs files in D: stop, params, then a start that
 	 * defers again. The params event does not decide the held stop.
 	 */
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
-	repl = boost_to_d(&c, &rdl);
-	stop = repl + 15 * MS;
-	feed(&c, FS_EV_STOP, stop, FL_STOP, RT - 15 * MS, rdl, &out);
-	ev = mkev(FS_EV_PARAMS, stop + 10 * US, 0, 0, 0);
-	ev.dl_runtime = 40 * MS;
-	fs_cpu_event(&c, &ev, &out);
+	repl = stop_and_write(&c, &rdl, &stop, 40 * MS, &out);
 	ok(outcome_empty(&out) && c.srv.stop_held && c.srv.state == FS_ST_INIT,
 	   "params after a stop in D keep the stop held");
 	start = stop + 20 * US;
@@ -1059,15 +1031,9 @@ static void test_params(void)
 	fs_cpu_free(&c);
 
 	/* The same write answered by a start back to D: one episode. */
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
-	repl = boost_to_d(&c, &rdl);
-	stop = repl + 15 * MS;
-	feed(&c, FS_EV_STOP, stop, FL_STOP, RT - 15 * MS, rdl, &out);
-	ev = mkev(FS_EV_PARAMS, stop + 10 * US, 0, 0, 0);
-	fs_cpu_event(&c, &ev, &out);
+	repl = stop_and_write(&c, &rdl, &stop, 0, &out);
 	feed(&c, FS_EV_START, stop + 20 * US, FL_D, RT - 15 * MS, rdl, &out);
 	ok(outcome_empty(&out) && c.srv.state == FS_ST_RUNNING,
 	   "stop, params, start to D: the episode goes on");
@@ -1078,10 +1044,8 @@ static void test_params(void)
 	fs_cpu_free(&c);
 
 	/* Disabled: runtime 0 is its own state, from the start or a write. */
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	ev = mkev(FS_EV_FOUND, T0, 0, 0, 0);
 	ev.dl_runtime = 0;
 	fs_cpu_event(&c, &ev, &out);
@@ -1109,10 +1073,8 @@ static void test_params(void)
 	fs_cpu_free(&c);
 
 	/* Found at start with a runtime: nothing known about its state. */
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	ev = mkev(FS_EV_FOUND, T0, 0, 0, 0);
 	fs_cpu_event(&c, &ev, &out);
 	ok(c.srv.state == FS_ST_UNKNOWN && c.srv.dl_runtime == RT &&
@@ -1255,10 +1217,8 @@ static void test_mixed(void)
 	period_stop_end(&s);
 	ok(s.n <= MAX_EV && s.nstarv == 5 && s.npreempt == 5,
 	   "mixed stream of %d events, 5 episodes", s.n);
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	feed_range(&c, &s, 0, s.n, NULL);
 	fs_cpu_finish(&c, END, &fin);
 	ok(c.srv.boosts == 5 && c.srv.idle_boosts == 1 && c.invalid == 0 &&
@@ -1299,10 +1259,8 @@ static void test_lost(void)
 	struct fs_cpu c;
 	uint64_t repl, rdl, dl, t;
 
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	repl = boost_to_d(&c, &rdl);
 	lost(&c, repl + 10 * MS, &out);
 	ok(!out.preemption && !out.server_wait && !out.invalid &&
@@ -1316,10 +1274,8 @@ static void test_lost(void)
 	fs_cpu_free(&c);
 
 	/* A loss while waiting: the next boost has no known wait. */
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	dl = rq(T0) + PERIOD;
 	feed(&c, FS_EV_DEFER, T0, FL_B, RT, dl, &out);
 	feed(&c, FS_EV_START, T0 + 2 * US, FL_B, RT, dl, &out);
@@ -1340,10 +1296,8 @@ static void test_threshold(void)
 	struct fs_cpu c;
 	uint64_t repl, rdl, ns = 0;
 
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	repl = boost_to_d(&c, &rdl);
 	throttle_after(&c, repl, &out);
 	ok(out.preemption && out.preempt_ns == 50 * MS + 500 * US,
@@ -1363,10 +1317,8 @@ static void test_order(void)
 	struct fs_cpu c;
 	uint64_t repl, rdl;
 
-	if (cpu_init(&c)) {
-		ok(0, "fs_cpu_init");
+	if (!fresh(&c))
 		return;
-	}
 	repl = boost_to_d(&c, &rdl);
 	feed(&c, FS_EV_THROTTLE, repl - 1 * MS, FL_THR, -1, rdl, &out);
 	ok(out.invalid && c.invalid == 1 && !out.preemption &&
