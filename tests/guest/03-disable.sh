@@ -3,7 +3,8 @@
 # Disabling the fair server (runtime 0) with the default sched_rt_runtime_us:
 # the write succeeds, fair tasks starve, the kernel says so, and restoring
 # the runtime restores the share. On an unfixed 6.12.118 the write fails
-# with EBUSY (fair server bandwidth lost on root domain rebuilds), and a
+# with EBUSY (the read of sched_rt_runtime_us rebuilds the sched domains,
+# which drops the servers' bandwidth: 19-rootdomain), and a
 # second write double-stops the server (WARNING in task_non_contending).
 # unfixed: fails
 . "$(dirname "$0")/lib.sh"
