@@ -31,14 +31,17 @@ pristine)	fragments=(kernel/guest.config); use_patches=0 ;;
 *)		die "unknown flavor '$flavor' (guest, debug or pristine)" ;;
 esac
 
-# Install the source package when it is missing.
-if ! dpkg-query -W -f='${Status}' $pkg 2>/dev/null | grep -q 'ok installed'; then
-	[ "$(id -u)" = 0 ] || die "$pkg is not installed; run 'apt-get install $pkg' as root"
-	say "installing $pkg"
-	apt-get install -y -q $pkg >&2 || die "apt-get install $pkg failed"
+# The series is made for one version of the source package.
+want=$(cat "$top/kernel/source-version")
+pkgver=$(dpkg-query -W -f='${Status} ${Version}' $pkg 2>/dev/null) || true
+if [ "$pkgver" != "install ok installed $want" ]; then
+	[ "$(id -u)" = 0 ] || die "$pkg $want is not installed; run 'make deps' as root"
+	say "installing $pkg $want"
+	apt-get install -y -q "$pkg=$want" >&2 ||
+		die "apt-get install $pkg=$want failed (it is in Debian's bookworm-security suite)"
 fi
 [ -f "$tarball" ] || die "$tarball is missing"
-pkgver=$(dpkg-query -W -f='${Version}' $pkg)
+pkgver=$want
 
 patches=()
 if [ $use_patches = 1 ]; then
