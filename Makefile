@@ -193,7 +193,7 @@ checkpatch: kernel
 		--strict --no-tree --terse --ignore UNKNOWN_COMMIT_ID \
 		$(addprefix ./,$(PATCHES))
 
-$(B)/man/%.8: man/%.rst man/common_options.txt man/definitions.txt
+$(B)/man/%.8: man/%.rst man/common_options.txt man/definitions.txt man/json.txt
 	@mkdir -p $(@D)
 	rst2man --halt=warning $< > $@
 
