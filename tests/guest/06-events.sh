@@ -20,10 +20,16 @@ echo 'type == 2' > $T/events/sched/sched_dl_replenish/filter
 for e in $T/events/sched/sched_dl_*; do echo 1 > "$e/enable"; done
 echo > $T/trace
 starve 1 $secs /tmp/ev
+cpu1=$probes probes=
 fair-probe -c 2 -d $((secs + 1)) > /dev/null &
 probes+=" $!"
 fair-probe -c 2 -d $((secs + 1)) > /dev/null &
 probes+=" $!"
+# CPU 1's load ends before the trace does. Its server stays started and
+# may still boost for a kworker once the CPU is idle: mark the end, so
+# that the cycle checks below read the loaded part only.
+wait $cpu1
+echo fs-cpu1-load-end > $T/trace_marker
 wait $probes
 # Refused writes: a runtime above the period, a period below 100 us.
 ! fs_write 3 runtime 2000000000 2> /dev/null
@@ -71,7 +77,12 @@ times() {
 	awk -v cpu="cpu=$1" -v ev="$2:" '$0 ~ " " ev " " && $0 ~ cpu" " {
 		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { sub(":", "", $i); print $i } }' /tmp/ev.trace
 }
-boosts=($(times 1 sched_dl_server_boost))
+end=$(awk '/fs-cpu1-load-end/ { for (i = 1; i <= NF; i++)
+	if ($i ~ /^[0-9]+\.[0-9]+:$/) { sub(":", "", $i); print $i; exit } }' /tmp/ev.trace)
+check "the end of CPU 1's load is marked in the trace ($end)" test -n "$end"
+boosts=($(times 1 sched_dl_server_boost | awk -v e="$end" '$1 < e'))
+late=$(times 1 sched_dl_server_boost | awk -v e="$end" '$1 >= e' | wc -l)
+echo "# cpu1: $late boosts after the load ended (an idle CPU's kworker)"
 throttles=($(times 1 sched_dl_throttle))
 postpones=($(times 1 sched_dl_server_postpone))
 echo "# cpu1: ${#boosts[@]} boosts, ${#throttles[@]} throttles, ${#postpones[@]} postponements"
