@@ -2,6 +2,8 @@
 /*
  * Names of events and of their fields' values, for output.
  */
+#include <stdio.h>
+
 #include "event.h"
 
 static const char *const ev_names[FS_EV_NR] = {
@@ -72,4 +74,13 @@ const char *fs_prio_class(int prio)
 int fs_prio_rt(int prio)
 {
 	return prio >= 0 && prio < 100 ? 99 - prio : 0;
+}
+
+/* A kernel prio as a user reads it: "DL", "RT 50" or "other". */
+void fs_prio_label(char *buf, size_t len, int prio)
+{
+	if (prio >= 0 && prio < 100)
+		snprintf(buf, len, "RT %d", fs_prio_rt(prio));
+	else
+		snprintf(buf, len, "%s", fs_prio_class(prio));
 }

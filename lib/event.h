@@ -8,6 +8,7 @@
 #define FAIRSRV_EVENT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define FS_COMM_LEN	16
@@ -119,5 +120,8 @@ const char *fs_prio_class(int prio);
 
 /* The real-time priority a user sets, from a kernel prio (RT only). */
 int fs_prio_rt(int prio);
+
+/* A kernel prio as a user reads it: "DL", "RT 50" or "other". */
+void fs_prio_label(char *buf, size_t len, int prio);
 
 #endif

@@ -99,6 +99,7 @@ void fs_cpu_event(struct fs_cpu *c, const struct fs_event *ev,
 			fs_starve_boost(&c->st);
 		break;
 	}
+	fs_starve_server(&c->st, ev->ts, c->srv.state);
 }
 
 /* The end of a run at @now: close or hand back what is open. */

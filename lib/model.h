@@ -119,6 +119,13 @@ struct fs_hold {
 
 #define FS_EP_WAITS	8	/* named waits kept per episode */
 #define FS_EP_HOLDS	4	/* holders kept per episode */
+#define FS_EP_SERVER	8	/* server states kept per episode */
+
+/* The fair server's state from @ts on, within an episode. */
+struct fs_ep_server {
+	uint64_t ts;
+	enum fs_state state;
+};
 
 /* One fair starvation episode of a CPU. */
 struct fs_episode {
@@ -130,6 +137,10 @@ struct fs_episode {
 	struct fs_task ran;	/* the fair task that ran at its end */
 	enum fs_state server_at_start;	/* the server's state then */
 	bool boosted;		/* the server boosted during it */
+	/* The server's states through it: at its start, then each change. */
+	struct fs_ep_server server[FS_EP_SERVER];
+	unsigned int nr_server;
+	uint64_t more_server;	/* changes beyond FS_EP_SERVER */
 	struct fs_wait waits[FS_EP_WAITS];
 	unsigned int nr_waits;
 	uint64_t more_waits;	/* named waits beyond FS_EP_WAITS */
@@ -258,6 +269,9 @@ void fs_starve_event(struct fs_starve *s, const struct fs_event *ev,
 		     enum fs_state server, struct fs_outcome *out);
 void fs_starve_drop(struct fs_starve *s);
 void fs_starve_boost(struct fs_starve *s);
+void fs_starve_server(struct fs_starve *s, uint64_t ts, enum fs_state st);
+/* A copy @ep of an open episode, as it stands at @now, holders sorted. */
+void fs_episode_at(struct fs_episode *ep, uint64_t now);
 void fs_starve_finish(struct fs_starve *s, uint64_t now,
 		      struct fs_outcome *out);
 int fs_starve_merge(struct fs_starve *dst, const struct fs_starve *src);

@@ -101,6 +101,9 @@ static void open_episode(struct fs_starve *s, const struct fs_event *ev,
 	ep->start_known = ev->first && ev->why != FS_WAIT_UNSEEN;
 	ep->end = FS_END_OPEN;
 	ep->server_at_start = server;
+	ep->server[0].ts = ev->ts;
+	ep->server[0].state = server;
+	ep->nr_server = 1;
 	ep->hold_since = ev->ts;
 	ep->cur_hold = hold_index(ep, &ev->holder);
 	s->open = true;
@@ -277,16 +280,28 @@ void fs_starve_boost(struct fs_starve *s)
 		s->unstarved_boosts++;
 }
 
-/* The end of a run at @now: hand back the open episode as open. */
-void fs_starve_finish(struct fs_starve *s, uint64_t now,
-		      struct fs_outcome *out)
+/* The fair server of this CPU is in state @st from @ts on. */
+void fs_starve_server(struct fs_starve *s, uint64_t ts, enum fs_state st)
 {
 	struct fs_episode *ep = &s->ep;
+
+	if (!s->open || ep->server[ep->nr_server - 1].state == st)
+		return;
+	if (ep->nr_server == FS_EP_SERVER) {
+		ep->more_server++;
+		return;
+	}
+	ep->server[ep->nr_server].ts = ts;
+	ep->server[ep->nr_server].state = st;
+	ep->nr_server++;
+}
+
+/* Bring the open episode @ep up to @now: its length, its open waits, and
+ * the current holder's stretch, which nothing else will close. */
+static void so_far(struct fs_episode *ep, uint64_t now)
+{
 	unsigned int i;
 
-	if (!s->open)
-		return;
-	/* Nothing comes after: the current holder's stretch ends now. */
 	if (now > ep->hold_since)
 		hold_close(ep, now);
 	ep->ns = now > ep->start ? now - ep->start : 0;
@@ -294,7 +309,27 @@ void fs_starve_finish(struct fs_starve *s, uint64_t now,
 		if (ep->waits[i].end == FS_END_OPEN)
 			ep->waits[i].ns = now > ep->waits[i].since ?
 					  now - ep->waits[i].since : 0;
+}
+
+/* The end of a run at @now: hand back the open episode as open. */
+void fs_starve_finish(struct fs_starve *s, uint64_t now,
+		      struct fs_outcome *out)
+{
+	struct fs_episode *ep = &s->ep;
+
+	if (!s->open)
+		return;
+	so_far(ep, now);
 	out->episode = ep;
+}
+
+/* A copy @ep of an open episode, as it stands at @now, holders sorted. */
+void fs_episode_at(struct fs_episode *ep, uint64_t now)
+{
+	if (ep->end != FS_END_OPEN)
+		return;
+	so_far(ep, now);
+	sort_holds(ep);
 }
 
 /* Add @src's statistics into @dst. */

@@ -22,14 +22,14 @@ void fs_task_label(char *buf, size_t len, const struct fs_task *t)
 bool fs_top_holder_label(const struct fs_report *r, int cpu, char *who,
 			 size_t len, uint64_t *ns)
 {
+	char task[40], prio[16];
 	struct fs_hold h;
-	char task[40];
 
 	if (!fs_starve_top_holder(&r->cpus[cpu].st, r->now, &h))
 		return false;
 	fs_task_label(task, sizeof(task), &h.task);
-	snprintf(who, len, "%s (%s %d)", task, fs_prio_class(h.task.prio),
-		 fs_prio_rt(h.task.prio));
+	fs_prio_label(prio, sizeof(prio), h.task.prio);
+	snprintf(who, len, "%s (%s)", task, prio);
 	*ns = h.ns;
 	return true;
 }
