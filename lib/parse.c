@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -428,5 +429,125 @@ int fs_parse_long(const char *str, long min, long max, long *val,
 		return -1;
 	}
 	*val = v;
+	return 0;
+}
+
+/* The value of "@key=value" at @s, or NULL if @s is another field. */
+static const char *field(const char *s, const char *key)
+{
+	size_t n = strlen(key);
+
+	return !strncmp(s, key, n) && s[n] == '=' ? s + n + 1 : NULL;
+}
+
+/* A number field of @len bytes at @v, in [@min, @max]. */
+static int num_field(const char *v, size_t len, long min, long max,
+		     long *val, char err[FS_ERRLEN])
+{
+	char buf[24];
+
+	if (len >= sizeof(buf)) {
+		set_err(err, "number", v, "too long");
+		return -1;
+	}
+	memcpy(buf, v, len);
+	buf[len] = '\0';
+	return fs_parse_long(buf, min, max, val, err);
+}
+
+/* Parse one field of a signal action, @len bytes at @s. */
+static int signal_field(const char *s, size_t len, struct fs_action *a,
+			bool *num, bool *pid, char err[FS_ERRLEN])
+{
+	const char *v;
+	long val;
+
+	char why[FS_ERRLEN];
+
+	if ((v = field(s, "num"))) {
+		if (num_field(v, len - (v - s), 1, 64, &val, why)) {
+			set_err(err, NULL, NULL, "signal num=: %s", why);
+			return -1;
+		}
+		a->signal = (int)val;
+		*num = true;
+		return 0;
+	}
+	if ((v = field(s, "pid"))) {
+		*pid = true;
+		if (len - (v - s) == 6 && !strncmp(v, "parent", 6)) {
+			a->pid = 0;
+			return 0;
+		}
+		if (num_field(v, len - (v - s), 1, INT_MAX, &val, why)) {
+			set_err(err, NULL, NULL, "signal pid=: %s", why);
+			return -1;
+		}
+		a->pid = (int)val;
+		return 0;
+	}
+	set_err(err, "action", s, "signal takes num= and pid=");
+	return -1;
+}
+
+/* Parse an action of --on-threshold or --on-end. */
+int fs_parse_action(const char *str, struct fs_action *a,
+		    char err[FS_ERRLEN])
+{
+	static const char *const types[] = {
+		[FS_ACT_TRACE]		= "trace",
+		[FS_ACT_SIGNAL]		= "signal",
+		[FS_ACT_SHELL]		= "shell",
+		[FS_ACT_CONTINUE]	= "continue",
+	};
+	bool num = false, pid = false;
+	const char *s, *v;
+	size_t n, i;
+
+	memset(a, 0, sizeof(*a));
+	n = strcspn(str, ",");
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (strlen(types[i]) == n && !strncmp(str, types[i], n))
+			break;
+	if (i == sizeof(types) / sizeof(types[0])) {
+		set_err(err, "action", str,
+			"expected trace, signal, shell or continue");
+		return -1;
+	}
+	a->type = (enum fs_action_type)i;
+	for (s = str + n; *s == ','; s += n) {
+		s++;
+		n = strcspn(s, ",");
+		if (a->type == FS_ACT_TRACE && (v = field(s, "file"))) {
+			a->file = v;	/* the rest, commas included */
+			n = strlen(s);
+		} else if (a->type == FS_ACT_SHELL &&
+			   (v = field(s, "command"))) {
+			a->command = v;
+			n = strlen(s);
+		} else if (a->type == FS_ACT_SIGNAL) {
+			if (signal_field(s, n, a, &num, &pid, err))
+				return -1;
+		} else {
+			set_err(err, "action", str, "%s takes %s", types[a->type],
+				a->type == FS_ACT_TRACE ? "only file=" :
+				a->type == FS_ACT_SHELL ? "only command=" :
+							  "no field");
+			return -1;
+		}
+	}
+	if ((a->file && !*a->file) || (a->command && !*a->command)) {
+		set_err(err, "action", str, "empty %s", a->file ? "file name" :
+							     "command");
+		return -1;
+	}
+	if (a->type == FS_ACT_SIGNAL && (!num || !pid)) {
+		set_err(err, "action", str, "signal needs num= and pid=");
+		return -1;
+	}
+	if (a->type == FS_ACT_SHELL && !a->command) {
+		set_err(err, "action", str, "shell needs command=");
+		return -1;
+	}
 	return 0;
 }

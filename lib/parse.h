@@ -73,5 +73,29 @@ int fs_parse_long(const char *str, long min, long max, long *val,
  */
 int fs_parse_size_kb(const char *str, uint64_t *kb, char err[FS_ERRLEN]);
 
+/* An action of --on-threshold or --on-end, as rtla has them. */
+enum fs_action_type {
+	FS_ACT_TRACE,		/* save the trace (-t's instance) */
+	FS_ACT_SIGNAL,		/* send a signal */
+	FS_ACT_SHELL,		/* run a shell command */
+	FS_ACT_CONTINUE,	/* go on measuring (threshold only) */
+};
+
+struct fs_action {
+	enum fs_action_type type;
+	const char *file;	/* trace: NULL for the default file */
+	int signal;		/* signal: its number */
+	int pid;		/* signal: its target; 0 for the parent */
+	const char *command;	/* shell */
+};
+
+/*
+ * Parse an action: "trace[,file=FILE]", "signal,num=N,pid=PID|parent",
+ * "shell,command=CMD" or "continue". file= and command= take the rest of
+ * the string, commas included. @a points into @str.
+ */
+int fs_parse_action(const char *str, struct fs_action *a,
+		    char err[FS_ERRLEN]);
+
 
 #endif

@@ -341,6 +341,49 @@ static void test_size(void)
 	   "message for '1t': %s", err);
 }
 
+/* Check fs_parse_action: rtla's four actions, their fields, their errors. */
+static void test_action(void)
+{
+	static const char *const bad[] = {
+		"", "Trace", "trace,", "trace,file", "trace,file=", "trace,foo=1",
+		"signal", "signal,num=2", "signal,pid=1", "signal,num=0,pid=1",
+		"signal,num=65,pid=1", "signal,num=2,pid=0", "signal,num=2,pid=-1",
+		"signal,num=2,pid=parents", "signal,num=x,pid=1",
+		"signal,num=2,pid=1,", "signal,num=2,pid=1,x=1", "shell",
+		"shell,command=", "shell,cmd=ls", "continue,", "continue,x=1",
+		"continues", "signal,num=123456789012345678901234567890,pid=1",
+	};
+	struct fs_action a;
+	size_t i;
+
+	ok(!fs_parse_action("trace", &a, err) && a.type == FS_ACT_TRACE &&
+	   !a.file, "trace: the default file");
+	ok(!fs_parse_action("trace,file=a,b.txt", &a, err) &&
+	   a.type == FS_ACT_TRACE && !strcmp(a.file, "a,b.txt"),
+	   "trace,file= takes the rest, commas included");
+	ok(!fs_parse_action("signal,num=10,pid=parent", &a, err) &&
+	   a.type == FS_ACT_SIGNAL && a.signal == 10 && a.pid == 0,
+	   "signal to the parent");
+	ok(!fs_parse_action("signal,pid=4242,num=2", &a, err) &&
+	   a.signal == 2 && a.pid == 4242, "signal: fields in any order");
+	ok(!fs_parse_action("shell,command=echo a,b", &a, err) &&
+	   a.type == FS_ACT_SHELL && !strcmp(a.command, "echo a,b"),
+	   "shell,command= takes the rest, commas included");
+	ok(!fs_parse_action("continue", &a, err) && a.type == FS_ACT_CONTINUE,
+	   "continue");
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		err[0] = '\0';
+		ok(fs_parse_action(bad[i], &a, err) == -1 && err_set() &&
+		   !strchr(err, '\n'), "action '%s' rejected: %s", bad[i], err);
+	}
+	fs_parse_action("signal,num=99,pid=1", &a, err);
+	ok(!strcmp(err, "signal num=: invalid number '99': must be between 1 and 64"),
+	   "message for num=99: %s", err);
+	fs_parse_action("shell,cmd=ls", &a, err);
+	ok(!strcmp(err, "invalid action 'shell,cmd=ls': shell takes only command="),
+	   "message for a wrong field: %s", err);
+}
+
 /* Messages that quote input stay on one line (found by fuzz-values). */
 static void test_one_line(void)
 {
@@ -367,6 +410,7 @@ int main(void)
 	test_time();
 	test_long();
 	test_size();
+	test_action();
 	test_one_line();
 	return tap_done();
 }
