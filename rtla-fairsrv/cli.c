@@ -15,7 +15,6 @@
 #define DEFAULT_ENTRIES		256
 #define MAX_ENTRIES		100000
 #define MAX_WORST		1000000
-#define DEFAULT_TRACE_FILE	"fairsrv_trace.txt"
 
 enum {
 	OPT_FILTER = 256,
@@ -29,6 +28,8 @@ enum {
 	OPT_WORST,
 	OPT_SERVER_ONLY,
 	OPT_VERSION,
+	OPT_ON_THRESHOLD,
+	OPT_ON_END,
 };
 
 static const struct option long_opts[] = {
@@ -37,6 +38,9 @@ static const struct option long_opts[] = {
 	{ "debug",		no_argument,	   NULL, 'D' },
 	{ "quiet",		no_argument,	   NULL, 'q' },
 	{ "threshold",		required_argument, NULL, 'T' },
+	{ "auto",		required_argument, NULL, 'a' },
+	{ "on-threshold",	required_argument, NULL, OPT_ON_THRESHOLD },
+	{ "on-end",		required_argument, NULL, OPT_ON_END },
 	{ "trace",		optional_argument, NULL, 't' },
 	{ "event",		required_argument, NULL, 'e' },
 	{ "filter",		required_argument, NULL, OPT_FILTER },
@@ -59,7 +63,7 @@ static const struct option long_opts[] = {
 
 /* The leading ':' makes getopt tell a missing value (':') from an unknown
  * option ('?'). */
-static const char short_opts[] = ":c:d:DqT:t::e:b:E:H:h";
+static const char short_opts[] = ":c:d:DqT:a:t::e:b:E:H:h";
 
 /* Print the usage of top or hist. */
 void fs_usage(enum fs_mode mode, FILE *f)
@@ -68,7 +72,8 @@ void fs_usage(enum fs_mode mode, FILE *f)
 
 	fprintf(f,
 		"usage: rtla fairsrv %s [-h] [-q] [-D] [-d s] [-c cpu-list] [-H cpu-list]\n"
-		"	[-T time] [-t[file]] [-e sys[:event]] [--filter f] [--trigger t]\n"
+		"	[-T time] [-a time] [-t[file]] [--on-threshold action] [--on-end action]\n"
+		"	[-e sys[:event]] [--filter f] [--trigger t]\n"
 		"	[--trace-buffer-size kB] [--json] [--worst N] [--server-only]\n"
 		"	[--version]%s\n\n",
 		hist ? "hist" : "top",
@@ -85,6 +90,12 @@ void fs_usage(enum fs_mode mode, FILE *f)
 		"	  -q/--quiet: print only the final result\n"
 		"	  -T/--threshold time[ns|us|ms|s]: stop (exit 2) when a fair starvation\n"
 		"		or RT-preemption episode is longer (default unit us)\n"
+		"	  -a/--auto time: -T time and -t, and explain the episode that\n"
+		"		crossed: who waited, who held the CPU, the server's states\n"
+		"	     --on-threshold action: when -T is crossed, instead of\n"
+		"		stopping at once (repeatable, run in order): trace[,file=f],\n"
+		"		signal,num=n,pid=pid|parent, shell,command=cmd, continue\n"
+		"	     --on-end action: at the end of the run (repeatable; not continue)\n"
 		"	  -t/--trace [file]: save the events to file on stop (default %s)\n"
 		"	  -e/--event sys[:event]: also save this event with -t (repeatable)\n"
 		"	     --filter expr: filter for the previous -e event\n"
@@ -95,7 +106,7 @@ void fs_usage(enum fs_mode mode, FILE *f)
 		"		waited and who held the CPU (--json: 10 by default)\n"
 		"	     --server-only: leave fair starvation out (the least overhead)\n"
 		"	     --version: print the version\n",
-		DEFAULT_TRACE_FILE);
+		FS_DEFAULT_TRACE_FILE);
 	if (hist)
 		fprintf(f,
 			"	  -b/--bucket-size time[ns|us|ms|s]: histogram bucket (default 10ms)\n"
@@ -173,6 +184,26 @@ void fs_free_params(struct fs_params *p)
 	p->nr_events = 0;
 }
 
+/* Add an action of --on-threshold (@end false) or --on-end. */
+static int add_action(struct fs_params *p, const char *arg, bool end)
+{
+	struct fs_action *list = end ? p->on_end : p->on_threshold;
+	int *nr = end ? &p->nr_on_end : &p->nr_on_threshold;
+	char err[FS_ERRLEN];
+
+	if (*nr == FS_MAX_ACTIONS)
+		return bad(p, "too many %s actions (at most %d)",
+			   end ? "--on-end" : "--on-threshold", FS_MAX_ACTIONS);
+	if (fs_parse_action(arg, &list[*nr], err))
+		return bad(p, "%s", err);
+	if (end && list[*nr].type == FS_ACT_CONTINUE)
+		return bad(p, "--on-end cannot continue: the run has ended");
+	if (list[*nr].type == FS_ACT_TRACE)
+		p->record = true;
+	(*nr)++;
+	return 0;
+}
+
 /* Take the -t file, in any of rtla's forms: -t, -tFILE, -t FILE, --trace,
  * --trace=FILE; a leading '=' (-t=FILE) is not part of the name. */
 static int trace_file(struct fs_params *p, int argc, char **argv)
@@ -185,7 +216,8 @@ static int trace_file(struct fs_params *p, int argc, char **argv)
 		file++;
 	if (file && !*file)
 		return bad(p, "empty trace file name");
-	p->trace_file = file ? file : DEFAULT_TRACE_FILE;
+	p->trace_file = file ? file : FS_DEFAULT_TRACE_FILE;
+	p->record = true;
 	return 0;
 }
 
@@ -294,6 +326,19 @@ int fs_parse_args(int argc, char **argv, enum fs_mode mode,
 			if (fs_parse_time(optarg, &p->threshold_ns, err))
 				goto bad_value;
 			break;
+		case 'a':
+			if (fs_parse_time(optarg, &p->threshold_ns, err))
+				goto bad_value;
+			p->analyze = true;
+			if (!p->trace_file)
+				p->trace_file = FS_DEFAULT_TRACE_FILE;
+			p->record = true;
+			break;
+		case OPT_ON_THRESHOLD:
+		case OPT_ON_END:
+			if (add_action(p, optarg, c == OPT_ON_END))
+				goto fail;
+			break;
 		case 'b':
 			if (fs_parse_time(optarg, &p->bucket_ns, err))
 				goto bad_value;
@@ -385,6 +430,10 @@ int fs_parse_args(int argc, char **argv, enum fs_mode mode,
 	}
 	if (!fs_cpuset_count(&p->cpus)) {
 		bad(p, "no CPU selected");
+		goto fail;
+	}
+	if (p->nr_on_threshold && !p->threshold_ns) {
+		bad(p, "--on-threshold needs a threshold: -T or -a");
 		goto fail;
 	}
 	if ((unsigned long long)p->entries * p->bucket_ns / p->entries !=

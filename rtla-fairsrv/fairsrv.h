@@ -4,7 +4,8 @@
  * models, histograms, parsers) lives in lib/; this directory does the I/O.
  * It flows one way: cli.c parses the options, run.c drives the phases,
  * trace.c reads tracefs and hands decoded events to run.c, which feeds the
- * models, and top.c, histogram.c and json.c render a read-only report.
+ * models and runs the threshold actions (actions.c), and top.c,
+ * histogram.c and json.c render a read-only report.
  */
 #ifndef FAIRSRV_H
 #define FAIRSRV_H
@@ -23,6 +24,7 @@
 enum fs_mode { FS_MODE_TOP, FS_MODE_HIST };
 
 #define FS_MAX_EXTRA_EVENTS	16
+#define FS_MAX_ACTIONS		16
 
 /* An extra event for the saved trace (-e), with its filter and trigger. */
 struct fs_extra_event {
@@ -43,7 +45,13 @@ struct fs_params {
 	uint64_t duration_s;		/* 0: until interrupted */
 	uint64_t threshold_ns;		/* 0: none */
 	bool debug, quiet, json;
+	bool analyze;			/* -a: explain the crossing */
 	const char *trace_file;		/* -t; NULL: do not save */
+	bool record;			/* -t or a trace action: keep a trace */
+	struct fs_action on_threshold[FS_MAX_ACTIONS];
+	int nr_on_threshold;
+	struct fs_action on_end[FS_MAX_ACTIONS];
+	int nr_on_end;
 	struct fs_extra_event events[FS_MAX_EXTRA_EVENTS];
 	int nr_events;
 	uint64_t buffer_kb;		/* 0: kernel default */
@@ -66,6 +74,9 @@ extern const char *fs_prog;
 void fs_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void fs_verr(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 void fs_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The file -t and the trace action write when not told one. */
+#define FS_DEFAULT_TRACE_FILE	"fairsrv_trace.txt"
 
 /* cli.c */
 int fs_parse_args(int argc, char **argv, enum fs_mode mode,
@@ -98,6 +109,8 @@ int fs_trace_stop(struct fs_trace *t, fs_sink_fn sink, void *ctx);
 /* Events the buffers overwrote or dropped, from their counters. */
 long long fs_trace_overrun(struct fs_trace *t);
 int fs_trace_save(struct fs_trace *t, const char *file);
+/* Pause or resume the recording that -t and the trace action save. */
+int fs_trace_record(struct fs_trace *t, bool on);
 void fs_trace_close(struct fs_trace *t);
 void fs_trace_cleanup_stale(void);
 
@@ -127,12 +140,14 @@ struct fs_report {
 	uint64_t other_tasks;		/* waits of tasks not kept */
 	const struct fs_episode *worst;
 	size_t nr_worst;
-	/* The threshold that stopped the run, if any. */
+	/* Whether a -T crossing stopped the run; how many there were. */
 	bool threshold_hit;
-	int hit_cpu;
-	const char *hit_what;
-	uint64_t hit_ns;
+	unsigned long crossings;
 };
+
+/* actions.c: run @n actions in order, up to the first that fails or a
+ * continue; 1 if a continue was reached, 0 if not, -1 on a failure. */
+int fs_actions_run(const struct fs_action *list, int n, struct fs_trace *t);
 
 /* run.c */
 int fs_main(int argc, char **argv, enum fs_mode mode);

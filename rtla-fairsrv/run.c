@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "explain.h"
 #include "fairsrv.h"
 #include "order.h"
 
@@ -36,10 +37,14 @@ struct run {
 	uint64_t events;
 	long long lost;			/* from the records' drop marks */
 	bool lost_unknown;
-	bool threshold_hit;
-	int hit_cpu;
-	const char *hit_what;
-	uint64_t hit_ns;
+	/* -T: the first crossing since the actions last ran, its count. */
+	struct fs_crossing cross;
+	bool pending;			/* cross waits for its actions */
+	unsigned long crossings;
+	bool threshold_stop;		/* a crossing ended the run */
+	bool action_failed;
+	uint64_t *fired;		/* per CPU: start + 1 of the episode
+					 * that crossed while open, 0: none */
 	bool out_broken;		/* stdout is gone (EPIPE) */
 };
 
@@ -70,19 +75,51 @@ static int queue(void *ctx, const struct fs_event *ev)
 	return 0;
 }
 
-/* Note a -T hit of kind @over on @cpu, @ns long. */
-static void hit(struct run *run, int cpu, enum fs_over over, uint64_t ns)
+/* What went over -T, for messages. */
+static const char *over_name(enum fs_over over)
 {
-	static const char *const what[] = {
-		[FS_OVER_STARVATION]	= "fair starvation",
-		[FS_OVER_PREEMPTION]	= "RT preemption",
-		[FS_OVER_OPEN]		= "fair starvation (still open)",
-	};
+	switch (over) {
+	case FS_OVER_STARVATION:
+		return "fair starvation";
+	case FS_OVER_PREEMPTION:
+		return "RT preemption";
+	case FS_OVER_OPEN:
+		return "fair starvation (still open)";
+	default:
+		return "nothing";
+	}
+}
 
-	run->threshold_hit = true;
-	run->hit_what = what[over];
-	run->hit_ns = ns;
-	run->hit_cpu = cpu;
+/*
+ * Note a -T crossing of kind @over on @cpu, @ns long; @ep is the episode
+ * (a copy is kept, brought up to @now if open), NULL for a preemption.
+ * An episode that crossed while open does not cross again when it ends.
+ */
+static void hit(struct run *run, int cpu, enum fs_over over, uint64_t ns,
+		const struct fs_episode *ep, uint64_t now)
+{
+	struct fs_crossing *x = &run->cross;
+
+	if (ep && run->fired[cpu] == ep->start + 1)
+		return;
+	if (over == FS_OVER_OPEN)
+		run->fired[cpu] = ep->start + 1;
+	run->crossings++;
+	if (run->pending)
+		return;		/* the first of a round is the one explained */
+	run->pending = true;
+	memset(x, 0, sizeof(*x));
+	x->over = over;
+	x->cpu = cpu;
+	x->ns = ns;
+	x->limit = run->p->threshold_ns;
+	x->state = run->cpus[cpu].srv.state;
+	x->dl_runtime = run->cpus[cpu].srv.dl_runtime;
+	x->dl_period = run->cpus[cpu].srv.dl_period;
+	if (ep) {
+		x->ep = *ep;
+		fs_episode_at(&x->ep, now);
+	}
 }
 
 /* Check -T against what one event completed. */
@@ -91,11 +128,13 @@ static void threshold(struct run *run, int cpu, const struct fs_outcome *out)
 	enum fs_over over;
 	uint64_t ns;
 
-	if (!run->p->threshold_ns || run->threshold_hit)
+	if (!run->p->threshold_ns || run->threshold_stop)
 		return;
 	over = fs_over_outcome(out, run->p->threshold_ns, &ns);
 	if (over != FS_OVER_NONE)
-		hit(run, cpu, over, ns);
+		hit(run, cpu, over, ns,
+		    over == FS_OVER_STARVATION ? out->episode : NULL,
+		    out->episode ? out->episode->start + out->episode->ns : 0);
 }
 
 /*
@@ -109,16 +148,42 @@ static void threshold_open(struct run *run, uint64_t safe)
 	uint64_t ns;
 	int cpu;
 
-	if (!run->p->threshold_ns || run->threshold_hit)
+	if (!run->p->threshold_ns || run->threshold_stop)
 		return;
 	fs_for_each_cpu(cpu, &run->p->cpus) {
 		over = fs_over_open(&run->cpus[cpu], safe, run->p->threshold_ns,
 				    &ns);
-		if (over != FS_OVER_NONE) {
-			hit(run, cpu, over, ns);
-			return;
-		}
+		if (over != FS_OVER_NONE)
+			hit(run, cpu, over, ns, &run->cpus[cpu].st.ep, safe);
 	}
+}
+
+/*
+ * A crossing: pause the saved trace, which should end with it, and run
+ * the --on-threshold actions. Returns true to go on measuring.
+ */
+static bool on_threshold(struct run *run, struct fs_trace *t)
+{
+	const struct fs_params *p = run->p;
+	int ret;
+
+	run->pending = false;
+	if (!p->nr_on_threshold) {
+		run->threshold_stop = true;
+		return false;
+	}
+	if (fs_trace_record(t, false)) {
+		run->action_failed = true;
+		run->threshold_stop = true;
+		return false;
+	}
+	ret = fs_actions_run(p->on_threshold, p->nr_on_threshold, t);
+	if (ret == 1 && !fs_trace_record(t, true))
+		return true;
+	if (ret < 0)
+		run->action_failed = true;
+	run->threshold_stop = true;
+	return false;
 }
 
 /* Keep what an event completed: task waits, the longest episodes. */
@@ -172,10 +237,8 @@ static void report_of(const struct run *run, struct fs_report *r,
 	r->lost_unknown = run->lost_unknown;
 	r->late = run->order.late;
 	r->final = final;
-	r->threshold_hit = run->threshold_hit;
-	r->hit_cpu = run->hit_cpu;
-	r->hit_what = run->hit_what;
-	r->hit_ns = run->hit_ns;
+	r->threshold_hit = run->threshold_stop;
+	r->crossings = run->crossings;
 	fs_for_each_cpu(cpu, &p->cpus)
 		if (fs_cpu_merge(all, &run->cpus[cpu]))
 			fs_err("cannot sum CPU %d into ALL", cpu);
@@ -271,7 +334,8 @@ static struct fs_trace *init(const struct fs_params *p, struct run *run)
 	fs_order_init(&run->order);
 	fs_tasks_init(&run->tasks, MAX_TASKS);
 	run->cpus = calloc(p->nr_cpus, sizeof(*run->cpus));
-	if (!run->cpus || fs_worst_init(&run->worst, worst)) {
+	run->fired = calloc(p->nr_cpus, sizeof(*run->fired));
+	if (!run->cpus || !run->fired || fs_worst_init(&run->worst, worst)) {
 		fs_err("out of memory");
 		return NULL;
 	}
@@ -386,9 +450,9 @@ static int run_loop(struct run *run, struct fs_trace *t)
 		if (stop_signal < 0)
 			return -1;
 		threshold_open(run, run->order.safe);
-		elapsed = fs_system_now() - run->start_ns;
-		if (run->threshold_hit)
+		if (run->pending && !on_threshold(run, t))
 			break;
+		elapsed = fs_system_now() - run->start_ns;
 		if (p->duration_s && elapsed >= p->duration_s * 1000000000ULL)
 			break;
 		if (live && elapsed >= next_refresh) {
@@ -420,6 +484,22 @@ static int finish(struct run *run, uint64_t now)
 	return stop_signal < 0 ? -1 : 0;
 }
 
+/* -a: explain the crossing that stopped the run, or the last one kept;
+ * on stderr when stdout carries JSON. */
+static int explain(struct run *run)
+{
+	FILE *f = run->p->json ? stderr : stdout;
+
+	if (fs_explain(&run->cross, f) || fflush(f)) {
+		if (errno == EPIPE)
+			run->out_broken = true;
+		else
+			fs_err("cannot write the analysis: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* Print the result of the run; then what stopped it. */
 static int result(struct run *run, uint64_t now)
 {
@@ -445,11 +525,18 @@ static int result(struct run *run, uint64_t now)
 	r.worst = worst;
 	r.nr_worst = run->worst.nr;
 	ret = emit(run, &r);
-	if (run->threshold_hit)
+	if (run->threshold_stop)
 		fprintf(stderr, "%s: %s of %llu us on CPU %d exceeded the threshold of %llu us\n",
-			p->prog, run->hit_what,
-			(unsigned long long)(run->hit_ns / 1000), run->hit_cpu,
+			p->prog, over_name(run->cross.over),
+			(unsigned long long)(run->cross.ns / 1000),
+			run->cross.cpu,
 			(unsigned long long)(p->threshold_ns / 1000));
+	else if (run->crossings)
+		fprintf(stderr, "%s: the threshold of %llu us was crossed %lu time%s\n",
+			p->prog, (unsigned long long)(p->threshold_ns / 1000),
+			run->crossings, run->crossings == 1 ? "" : "s");
+	if (!ret && p->analyze && run->crossings)
+		ret = explain(run);
 out:
 	free(tasks);
 	free(worst);
@@ -467,6 +554,7 @@ static void teardown(struct run *run, struct fs_trace *t)
 		for (cpu = 0; cpu < run->p->nr_cpus; cpu++)
 			fs_cpu_free(&run->cpus[cpu]);
 	free(run->cpus);
+	free(run->fired);
 	fs_order_free(&run->order);
 	fs_tasks_free(&run->tasks);
 	fs_worst_free(&run->worst);
@@ -508,12 +596,18 @@ int fs_main(int argc, char **argv, enum fs_mode mode)
 		run.lost = overrun;
 	if (finish(&run, now))
 		goto out;
+	/* An episode the end of the run closed may cross too. */
+	if (run.pending)
+		on_threshold(&run, t);
 	/* The figures first: a failed save must not lose them. */
 	if (result(&run, now) && !run.out_broken)
 		goto out;
 	if (params.trace_file && fs_trace_save(t, params.trace_file))
 		goto out;
-	ret = run.threshold_hit ? FS_EXIT_THRESHOLD : FS_EXIT_OK;
+	if (fs_actions_run(params.on_end, params.nr_on_end, t) < 0 ||
+	    run.action_failed)
+		goto out;
+	ret = run.threshold_stop ? FS_EXIT_THRESHOLD : FS_EXIT_OK;
 out:
 	teardown(&run, t);
 	fs_free_params(&params);

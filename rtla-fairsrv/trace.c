@@ -405,7 +405,7 @@ struct fs_trace *fs_trace_open(const struct fs_params *p,
 	t->inst = create("", t->name, sizeof(t->name));
 	if (!t->inst || open_readers(t))
 		goto fail;
-	if (p->trace_file) {
+	if (p->record) {
 		t->rec = create("trace_", name, sizeof(name));
 		if (!t->rec)
 			goto fail;
@@ -613,6 +613,19 @@ int fs_trace_stop(struct fs_trace *t, fs_sink_fn sink, void *ctx)
 	if (t->rec && tracefs_trace_off(t->rec))
 		fs_err("cannot stop tracing in the -t instance");
 	return fs_trace_collect(t, sink, ctx);
+}
+
+/* Pause (@on false) or resume the recording of the -t instance. */
+int fs_trace_record(struct fs_trace *t, bool on)
+{
+	if (!t->rec)
+		return 0;
+	if (on ? tracefs_trace_on(t->rec) : tracefs_trace_off(t->rec)) {
+		fs_err("cannot %s tracing in the -t instance",
+		       on ? "resume" : "stop");
+		return -1;
+	}
+	return 0;
 }
 
 /* Copy the -t instance's trace to @file, a chunk at a time. */

@@ -66,6 +66,13 @@ done <<'LIST'
  fairsrv top extra-arg | unexpected argument 'extra-arg'
  fairsrv hist --trigger x | --trigger needs an -e event before it
  fairsrv top -t= | empty trace file name
+ fairsrv top -a 0 | invalid time '0': must be greater than 0
+ fairsrv hist --on-threshold trace | --on-threshold needs a threshold: -T or -a
+ fairsrv hist -T 1ms --on-threshold bogus | invalid action 'bogus': expected trace, signal, shell or continue
+ fairsrv hist -T 1ms --on-threshold signal,num=2 | signal needs num= and pid=
+ fairsrv hist -T 1ms --on-threshold signal,num=99,pid=1 | signal num=: invalid number '99': must be between 1 and 64
+ fairsrv top -T 1ms --on-threshold shell | shell needs command=
+ fairsrv top --on-end continue | --on-end cannot continue: the run has ended
 LIST
 out=$(setpriv --reuid=65534 --regid=65534 --clear-groups rtla fairsrv top -d 1 2>&1)
 rc=$?

@@ -6,8 +6,11 @@
  */
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "explain.h"
 #include "model.h"
 #include "tap.h"
 
@@ -411,6 +414,136 @@ static void test_boost_merge(void)
 	fs_cpu_free(&all);
 }
 
+/* A server event with @flags at @ts. */
+static void srv(struct fs_cpu *c, enum fs_ev type, uint64_t ts,
+		unsigned int flags)
+{
+	struct fs_event e = { .type = type, .cpu = 1, .ts = ts, .flags = flags,
+			      .dl_runtime = 50 * MS, .dl_period = 1000 * MS };
+
+	fs_cpu_event(c, &e, &out);
+}
+
+/* The analysis of @x as a string (to be freed), NULL on failure. */
+static char *explained(const struct fs_crossing *x)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	if (fs_explain(x, f)) {
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Check @cond about the analysis @txt; show @txt as TAP comments if not. */
+static void ok_text(bool cond, const char *txt, const char *what)
+{
+	const char *p = txt ? txt : "(none)\n";
+
+	ok(cond, "%s", what);
+	if (cond)
+		return;
+	while (*p) {
+		int n = (int)strcspn(p, "\n");
+
+		printf("#   %.*s\n", n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
+/* 8. -a: the server's states through an episode, and their analysis. */
+static void test_explain(void)
+{
+	struct fs_event found = { .type = FS_EV_FOUND, .cpu = 1, .ts = T0 - MS,
+				  .dl_runtime = 50 * MS, .dl_period = 1000 * MS };
+	struct fs_crossing x = { .over = FS_OVER_STARVATION, .cpu = 1,
+				 .limit = 200 * MS };
+	struct fs_cpu c;
+	char *txt;
+
+	if (!init(&c))
+		return;
+	fs_cpu_event(&c, &found, &out);
+	srv(&c, FS_EV_START, T0 - MS / 2, FS_FLAG_ACTIVE | FS_FLAG_THROTTLED |
+					  FS_FLAG_ARMED);
+	wait(&c, T0, &fair_a, &rt_x, FS_WAIT_WAKEUP, true);
+	srv(&c, FS_EV_POSTPONE, T0 + 10 * MS, FS_FLAG_ACTIVE |
+			FS_FLAG_THROTTLED | FS_FLAG_ARMED);
+	srv(&c, FS_EV_BOOST, T0 + 950 * MS, FS_FLAG_ACTIVE | FS_FLAG_RUNNING);
+	end(&c, T0 + 950 * MS + 100 * US, &fair_a, FS_END_SERVED);
+	ok(out.episode && out.episode->nr_server == 2 &&
+	   out.episode->server[0].state == FS_ST_ZL_WAIT &&
+	   out.episode->server[0].ts == T0 &&
+	   out.episode->server[1].state == FS_ST_RUNNING &&
+	   out.episode->server[1].ts == T0 + 950 * MS,
+	   "the episode keeps the server's states: B from its start, D at the boost");
+	x.ep = *out.episode;
+	x.ns = x.ep.ns;
+	x.state = c.srv.state;
+	x.dl_runtime = c.srv.dl_runtime;
+	x.dl_period = c.srv.dl_period;
+	txt = explained(&x);
+	ok_text(txt && strstr(txt, "## CPU 1: fair starvation of 950.10 ms, over the threshold of 200.00 ms\n") &&
+	   strstr(txt, "Waited: fair-a:101 (wakeup at +0.00 ms, served)") &&
+	   strstr(txt, "Held by: rt-x:201 (RT 50) 950.10 ms (100%)") &&
+	   strstr(txt, "Fair server: 50.00 ms every 1000.00 ms\n") &&
+	   strstr(txt, "+950.00 ms  D:running") &&
+	   strstr(txt, "boosted during the episode, and its pick of a fair task ended it"),
+	   txt, "analysis of a served episode");
+	free(txt);
+	fs_cpu_free(&c);
+
+	/* A disabled server: an open episode, brought up to the crossing. */
+	if (!init(&c))
+		return;
+	found.dl_runtime = 0;
+	fs_cpu_event(&c, &found, &out);
+	wait(&c, T0, &fair_b, &rt_y, FS_WAIT_WAKEUP, true);
+	ev(&c, FS_EV_HOLD, T0 + 300 * MS, NULL, &dl_z, 0, false);
+	x.over = FS_OVER_OPEN;
+	x.ep = c.st.ep;
+	fs_episode_at(&x.ep, T0 + 1000 * MS);
+	x.ns = x.ep.ns;
+	x.state = c.srv.state;
+	x.dl_runtime = 0;
+	txt = explained(&x);
+	ok(x.ep.ns == 1000 * MS && x.ep.holds[0].task.pid == dl_z.pid &&
+	   x.ep.holds[0].ns == 700 * MS && c.st.ep.holds[0].ns == 300 * MS,
+	   "a copy brought up to the crossing: dl-z held 700 ms, the model untouched");
+	ok_text(txt && strstr(txt, "fair starvation of 1000.00 ms (still open)") &&
+	   strstr(txt, "still waiting") &&
+	   strstr(txt, "Held by: dl-z:203 (DL) 700.00 ms (70%)") &&
+	   strstr(txt, "rt-y:202 (RT 90) 300.00 ms (30%)") &&
+	   strstr(txt, "+0.00 ms  off:off") &&
+	   strstr(txt, "No boost: the server is disabled (runtime 0)"),
+	   txt, "analysis of an open episode, server off");
+	free(txt);
+
+	/* Deferred: the wait up to zero laxity is named. */
+	x.state = FS_ST_ZL_WAIT;
+	x.dl_runtime = 50 * MS;
+	x.dl_period = 1000 * MS;
+	txt = explained(&x);
+	ok_text(txt && strstr(txt, "No boost: the server is deferred") &&
+		strstr(txt, "(950.00 ms)"), txt,
+		"a deferred server: period - runtime named");
+	free(txt);
+	x.over = FS_OVER_PREEMPTION;
+	x.ns = 52 * MS;
+	txt = explained(&x);
+	ok_text(txt && strstr(txt, "kept RT tasks off the CPU for 52.00 ms") &&
+		!strstr(txt, "Waited"), txt, "a preemption crossing");
+	free(txt);
+	fs_cpu_free(&c);
+}
+
 int main(void)
 {
 	test_wakeup();
@@ -421,5 +554,6 @@ int main(void)
 	test_finish();
 	test_threshold();
 	test_boost_merge();
+	test_explain();
 	return tap_done();
 }
