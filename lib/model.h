@@ -87,7 +87,8 @@ struct fs_server {
 	bool serve_boosted;	/* it began with a boost */
 	uint64_t serve_waited;	/* the server wait that boost ended */
 	bool serve_wait_known;	/* the wait's start was seen */
-	bool serve_idle_wait;	/* idle time used the runtime up meanwhile */
+	bool serve_idle_wait;	/* idle time used the runtime up, before or
+				 * during the episode: an idle boost */
 	/*
 	 * A stop in D is often followed at once by a start straight back to
 	 * D (the fair class briefly had nothing to pick): the same episode.

@@ -192,7 +192,8 @@ static void segment_end(struct fs_server *s, uint64_t ts, int64_t runtime)
 /*
  * The serving episode ends; its last segment is closed. A boost that
  * served nothing (6.12 boosts an idle CPU's server when its timer fires,
- * and it stops at once) kept no RT task off the CPU.
+ * and it stops at once), or during which the CPU idled, kept no RT task
+ * off the CPU.
  */
 static void serve_end(struct fs_server *s, struct fs_outcome *out)
 {
@@ -288,7 +289,22 @@ static void step(struct fs_server *s, const struct fs_event *ev,
 		s->waiting = false;
 		break;
 	case FS_EV_IDLE:
-		s->wait_idle = true;
+		if (from == FS_ST_RUNNING && s->serve_boosted) {
+			/*
+			 * Idle time used up the runtime of a boosted server:
+			 * the CPU idled while it was "running", so no RT
+			 * task was kept off it. It happens when the boost
+			 * came while the CPU idled: the scheduler's fair
+			 * fast path leaves the enqueued server unpicked
+			 * until a fair task wakes and charges the idle time.
+			 * What the charge took was not served.
+			 */
+			segment_end(s, ev->ts, s->seg_runtime);
+			segment_begin(s, ev->ts, ev->runtime);
+			s->serve_idle_wait = true;
+		} else {
+			s->wait_idle = true;
+		}
 		break;
 	default:
 		wait_account(s, ev);

@@ -827,6 +827,29 @@ static void test_idle_boost(void)
 	   c.srv.idle_boosts == 0, "a boost that served 1 us is a boost");
 	fs_cpu_free(&c);
 
+	/*
+	 * Boosted while the CPU idled, and left enqueued: a fair task wakes
+	 * 586 ms later, its enqueue charges the idle time (the idle event,
+	 * in D, runtime 0), and it runs 362 us on the server, throttled.
+	 * Found in 08-quiet: counted as a boost with 586 ms of RT preempted
+	 * and 50 ms served, on a CPU with no RT task at all.
+	 */
+	if (!fresh(&c))
+		return;
+	repl = boost_to_d(&c, &rdl);
+	feed(&c, FS_EV_IDLE, repl + 586 * MS, FL_D, 0, rdl, &out);
+	ok(outcome_empty(&out) && c.srv.state == FS_ST_RUNNING,
+	   "an idle event in D stays in D");
+	feed(&c, FS_EV_THROTTLE, repl + 586 * MS + 500 * US, FL_THR,
+	     -362 * (int64_t)US, rdl, &out);
+	ok(!out.preemption && !out.server_wait && out.served_ns == 362 * US,
+	   "the CPU idled while boosted: no preemption, 362 us served (%llu)",
+	   (unsigned long long)out.served_ns);
+	ok(c.srv.boosts == 0 && c.srv.idle_boosts == 1 &&
+	   c.srv.preempt.stat.count == 0 && c.srv.served_total == 362 * US,
+	   "an idle boost, whose idle charge is not service");
+	fs_cpu_free(&c);
+
 	/* Idle time used the runtime up while waiting: nothing starved. */
 	if (!fresh(&c))
 		return;
