@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The worst case made visible: the fair server disabled (runtime 0) on
-# CPU 1, then a FIFO hog and a fair probe there. The fair task starves for
-# the whole run and no server event ever comes. rtla fairsrv top shows
-# the server off from its first screen and an open episode that grows
+# CPU 1, then a fair task that spins in user space and a FIFO hog there
+# (spin_then_hog: in that order, or a disabled server can stall RCU). The
+# fair task starves for the whole run and no server event ever comes.
+# rtla fairsrv top shows the server off from its first screen and an open episode that grows
 # from one refresh to the next; hist --json reports one open episode of at
 # least 90% of the time it watched it; a -T threshold stops top on it.
 #
@@ -16,7 +17,7 @@
 taskset -cp 0 $$ > /dev/null
 check "cpu1: writing runtime 0 succeeds" fs_write 1 runtime 0
 
-hog 1 40
+spin_then_hog 1
 sleep 0.5
 rtla fairsrv top -c 1 -H 0 -d 5 > /tmp/ow.top 2> /tmp/ow.err
 rc=$?

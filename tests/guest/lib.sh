@@ -86,6 +86,27 @@ hog() {
 	probes+=" $!"
 }
 
+# spin_then_hog CPU: for a CPU whose server is disabled, a fair task that
+# spins in user space, then a FIFO rt-probe (40 s) that takes the CPU from
+# it. The fair task must be in user space when the hog comes: one
+# preempted inside an RCU read-side section there would never run again,
+# and RCU grace periods, the tool's own setup among their waiters, would
+# stall (seen once in 16-open-wait, with fair-probe preempted in
+# clock_gettime). Adds the pids to $probes; kill them when done.
+spin_then_hog() {
+	local pid i
+	taskset -c "$1" sh -c 'while :; do :; done' &
+	pid=$!
+	probes+=" $pid"
+	# Until it has spun in user space: utime, field 14 of its stat.
+	for ((i = 0; i < 500; i++)); do
+		[ "$(awk '{ print $14 }' /proc/$pid/stat)" -gt 0 ] && break
+		sleep 0.01
+	done
+	rt-probe -c "$1" -d 40 > /dev/null &
+	probes+=" $!"
+}
+
 # gapstat FILE MIN_NS: "count avg max" of the listed gaps longer than MIN_NS.
 gapstat() {
 	awk -v min="$2" '/^gap start_ns=/ {
