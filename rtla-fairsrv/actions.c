@@ -50,7 +50,7 @@ static int shell(const char *command)
 }
 
 /* Send the signal of @a; pid 0 stands for the parent. */
-static int send(const struct fs_action *a)
+static int signal_to(const struct fs_action *a)
 {
 	pid_t pid = a->pid ? a->pid : getppid();
 
@@ -76,7 +76,7 @@ int fs_actions_run(const struct fs_action *list, int n, struct fs_trace *t)
 						  FS_DEFAULT_TRACE_FILE);
 			break;
 		case FS_ACT_SIGNAL:
-			ret = send(a);
+			ret = signal_to(a);
 			break;
 		case FS_ACT_SHELL:
 			ret = shell(a->command);

@@ -160,9 +160,10 @@ static void threshold_open(struct run *run, uint64_t safe)
 
 /*
  * A crossing: pause the saved trace, which should end with it, and run
- * the --on-threshold actions. Returns true to go on measuring.
+ * the --on-threshold actions. Returns true to go on measuring, which
+ * resumes the recording unless the run has @ended.
  */
-static bool on_threshold(struct run *run, struct fs_trace *t)
+static bool on_threshold(struct run *run, struct fs_trace *t, bool ended)
 {
 	const struct fs_params *p = run->p;
 	int ret;
@@ -178,6 +179,8 @@ static bool on_threshold(struct run *run, struct fs_trace *t)
 		return false;
 	}
 	ret = fs_actions_run(p->on_threshold, p->nr_on_threshold, t);
+	if (ret == 1 && ended)
+		return true;
 	if (ret == 1 && !fs_trace_record(t, true))
 		return true;
 	if (ret < 0)
@@ -450,7 +453,7 @@ static int run_loop(struct run *run, struct fs_trace *t)
 		if (stop_signal < 0)
 			return -1;
 		threshold_open(run, run->order.safe);
-		if (run->pending && !on_threshold(run, t))
+		if (run->pending && !on_threshold(run, t, false))
 			break;
 		elapsed = fs_system_now() - run->start_ns;
 		if (p->duration_s && elapsed >= p->duration_s * 1000000000ULL)
@@ -598,7 +601,7 @@ int fs_main(int argc, char **argv, enum fs_mode mode)
 		goto out;
 	/* An episode the end of the run closed may cross too. */
 	if (run.pending)
-		on_threshold(&run, t);
+		on_threshold(&run, t, true);
 	/* The figures first: a failed save must not lose them. */
 	if (result(&run, now) && !run.out_broken)
 		goto out;
