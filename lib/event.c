@@ -84,3 +84,12 @@ void fs_prio_label(char *buf, size_t len, int prio)
 	else
 		snprintf(buf, len, "%s", fs_prio_class(prio));
 }
+
+/* A task as "comm:pid", or "?" when the kernel did not name it. */
+void fs_task_label(char *buf, size_t len, const struct fs_task *t)
+{
+	if (!t->pid)
+		snprintf(buf, len, "?");
+	else
+		snprintf(buf, len, "%s:%d", t->comm[0] ? t->comm : "?", t->pid);
+}

@@ -124,4 +124,7 @@ int fs_prio_rt(int prio);
 /* A kernel prio as a user reads it: "DL", "RT 50" or "other". */
 void fs_prio_label(char *buf, size_t len, int prio);
 
+/* A task as "comm:pid", or "?" when the kernel did not name it. */
+void fs_task_label(char *buf, size_t len, const struct fs_task *t);
+
 #endif

@@ -33,13 +33,13 @@ const char *fs_explain_no_boost(enum fs_state state)
 	}
 }
 
-/* A task as "comm:pid", "?" if the kernel did not name it. */
+/* A task as fs_task_label() names it. */
 static void task(FILE *f, const struct fs_task *t)
 {
-	if (!t->pid)
-		fputs("?", f);
-	else
-		fprintf(f, "%s:%d", t->comm[0] ? t->comm : "?", t->pid);
+	char buf[FS_COMM_LEN + 16];
+
+	fs_task_label(buf, sizeof(buf), t);
+	fputs(buf, f);
 }
 
 /* Who waited, and how each wait began and ended. */

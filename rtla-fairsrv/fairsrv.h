@@ -157,8 +157,7 @@ int fs_top_print(const struct fs_report *r, FILE *f);
 int fs_hist_print(const struct fs_report *r, FILE *f);
 int fs_json_print(const struct fs_report *r, FILE *f);
 
-/* Shared by the renderers: a task as "comm:pid", into @buf. */
-void fs_task_label(char *buf, size_t len, const struct fs_task *t);
+/* Shared by the renderers. */
 const char *fs_starvation_absent(const struct fs_report *r);
 bool fs_top_holder_label(const struct fs_report *r, int cpu, char *who,
 			 size_t len, uint64_t *ns);

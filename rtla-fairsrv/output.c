@@ -6,15 +6,6 @@
 
 #include "fairsrv.h"
 
-/* A task as "comm:pid", or "?" when the kernel did not name it. */
-void fs_task_label(char *buf, size_t len, const struct fs_task *t)
-{
-	if (!t->pid)
-		snprintf(buf, len, "?");
-	else
-		snprintf(buf, len, "%s:%d", t->comm[0] ? t->comm : "?", t->pid);
-}
-
 /*
  * The task that held @cpu longest while fair tasks starved there, as
  * "comm:pid (RT 50)" into @who, and for how long; false if none did.
