@@ -45,7 +45,8 @@ MAN_PAGES	:= $(patsubst man/%.rst,$(B)/man/%.8,$(MAN_SRCS))
 DEPS		:= gcc make pkg-config libtracefs-dev libtraceevent-dev \
 		   python3-docutils flex bison bc libelf-dev \
 		   libssl-dev cpio xz-utils qemu-system-x86 qemu-utils \
-		   debootstrap e2fsprogs valgrind clang libclang-rt-14-dev
+		   debootstrap e2fsprogs valgrind clang libclang-rt-14-dev \
+		   dwarves
 
 # The kernel source the series is made for, at this version exactly
 # (Debian's bookworm-security suite has it).

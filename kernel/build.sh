@@ -6,6 +6,9 @@
 #
 # Usage: kernel/build.sh [FLAVOR]     FLAVOR: guest (default), debug, pristine
 #
+# pristine (also called stock) is 6.12.118 without the series: the kernel
+# users run, configured as a distribution's is for probes (BTF, kprobes).
+#
 # The result is cached under $FAIRSRV_CACHE (default /var/tmp/fairsrv) in
 # kernel-<key>/, where <key> hashes everything that goes into the kernel: the
 # package version, this script, the fragments and the patches in series order.
@@ -27,8 +30,8 @@ say() { echo "kernel: $*" >&2; }
 case $flavor in
 guest)		fragments=(kernel/guest.config); use_patches=1 ;;
 debug)		fragments=(kernel/guest.config kernel/debug.config); use_patches=1 ;;
-pristine)	fragments=(kernel/guest.config); use_patches=0 ;;
-*)		die "unknown flavor '$flavor' (guest, debug or pristine)" ;;
+pristine|stock)	flavor=pristine; fragments=(kernel/guest.config); use_patches=0 ;;
+*)		die "unknown flavor '$flavor' (guest, debug, pristine or stock)" ;;
 esac
 
 # The series is made for one version of the source package.
