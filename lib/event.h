@@ -60,6 +60,22 @@ enum fs_ev {
 	FS_EV_END,
 	/* CPU hotplug: cpuhp_enter, going down or coming up. */
 	FS_EV_HOTPLUG,
+	/*
+	 * What a stock kernel shows (derive.h turns it into the events
+	 * above): the server's fields where probes catch it, and the
+	 * scheduler's sched_switch, sched_wakeup(_new), sched_migrate_task.
+	 */
+	FS_EV_P_START,		/* dl_server_start() returned */
+	FS_EV_P_STOP,		/* dl_server_stop() called */
+	FS_EV_P_TIMER,		/* start_dl_timer() returned */
+	FS_EV_P_REPLENISH,	/* replenish_dl_entity() returned */
+	FS_EV_P_FIRED,		/* dl_task_timer() returned */
+	FS_EV_P_IDLE_IN,	/* dl_server_update_idle_time() called */
+	FS_EV_P_IDLE_OUT,	/* ... and returned */
+	FS_EV_SWITCH,
+	FS_EV_WAKEUP,
+	FS_EV_WAKEUP_NEW,
+	FS_EV_MIGRATE,
 	/* The tool's marks: events lost before ts; the server found at start. */
 	FS_EV_LOST,
 	FS_EV_FOUND,
@@ -68,6 +84,12 @@ enum fs_ev {
 
 /* The first event that is not the fair server's own. */
 #define FS_EV_SERVER_NR	(FS_EV_PARAMS + 1)
+
+/* Whether @ev is an observation that derive.h turns into events. */
+static inline bool fs_ev_observed(enum fs_ev ev)
+{
+	return ev >= FS_EV_P_START && ev <= FS_EV_MIGRATE;
+}
 
 /* A task as the events name it; pid 0 when not known. */
 struct fs_task {
@@ -102,6 +124,17 @@ struct fs_event {
 		/* CPU hotplug. */
 		struct {
 			bool down;		/* going offline, else coming up */
+		};
+		/*
+		 * The scheduler's events: sched_switch from @from to @to, in
+		 * @from_state; sched_wakeup(_new) of @from onto @cpu;
+		 * sched_migrate_task of @from from @src_cpu to @cpu.
+		 */
+		struct {
+			struct fs_task from;
+			struct fs_task to;
+			int64_t from_state;
+			int src_cpu;
 		};
 		/* Lost events: how many, -1 if not known. */
 		struct {

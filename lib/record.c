@@ -23,6 +23,17 @@ static const char *const field_names[FS_F_NR] = {
 	[FS_F_FIRST]		= "first",
 	[FS_F_STARVED]		= "starved",
 	[FS_F_TARGET]		= "target",
+	[FS_F_PREV_COMM]	= "prev_comm",
+	[FS_F_PREV_PID]		= "prev_pid",
+	[FS_F_PREV_PRIO]	= "prev_prio",
+	[FS_F_PREV_STATE]	= "prev_state",
+	[FS_F_NEXT_COMM]	= "next_comm",
+	[FS_F_NEXT_PID]		= "next_pid",
+	[FS_F_NEXT_PRIO]	= "next_prio",
+	[FS_F_PRIO]		= "prio",
+	[FS_F_TARGET_CPU]	= "target_cpu",
+	[FS_F_ORIG_CPU]		= "orig_cpu",
+	[FS_F_DEST_CPU]		= "dest_cpu",
 };
 
 #define F(x)		(1u << (x))
@@ -30,6 +41,8 @@ static const char *const field_names[FS_F_NR] = {
 			 F(FS_F_DEADLINE) | F(FS_F_DL_RUNTIME) | \
 			 F(FS_F_DL_PERIOD))
 #define TASK_FIELDS	(F(FS_F_CPU) | F(FS_F_PID) | F(FS_F_COMM))
+#define WAKE_FIELDS	(F(FS_F_PID) | F(FS_F_COMM) | F(FS_F_PRIO) | \
+			 F(FS_F_TARGET_CPU))
 #define HOLDER_FIELDS	(F(FS_F_HOLDER_PID) | F(FS_F_HOLDER_COMM) | \
 			 F(FS_F_HOLDER_PRIO))
 
@@ -51,6 +64,21 @@ static const unsigned int event_fields[FS_EV_NR] = {
 	[FS_EV_LEAVE]		= TASK_FIELDS | F(FS_F_WHY),
 	[FS_EV_END]		= TASK_FIELDS | F(FS_F_STARVED) | F(FS_F_WHY),
 	[FS_EV_HOTPLUG]		= F(FS_F_CPU) | F(FS_F_TARGET),
+	[FS_EV_P_START]		= SERVER_FIELDS,
+	[FS_EV_P_STOP]		= SERVER_FIELDS,
+	[FS_EV_P_TIMER]		= SERVER_FIELDS | F(FS_F_RET),
+	[FS_EV_P_REPLENISH]	= SERVER_FIELDS,
+	[FS_EV_P_FIRED]		= SERVER_FIELDS,
+	[FS_EV_P_IDLE_IN]	= SERVER_FIELDS,
+	[FS_EV_P_IDLE_OUT]	= SERVER_FIELDS,
+	[FS_EV_SWITCH]		= F(FS_F_PREV_COMM) | F(FS_F_PREV_PID) |
+				  F(FS_F_PREV_PRIO) | F(FS_F_PREV_STATE) |
+				  F(FS_F_NEXT_COMM) | F(FS_F_NEXT_PID) |
+				  F(FS_F_NEXT_PRIO),
+	[FS_EV_WAKEUP]		= WAKE_FIELDS,
+	[FS_EV_WAKEUP_NEW]	= WAKE_FIELDS,
+	[FS_EV_MIGRATE]		= F(FS_F_PID) | F(FS_F_COMM) | F(FS_F_PRIO) |
+				  F(FS_F_ORIG_CPU) | F(FS_F_DEST_CPU),
 };
 
 /* The name of a field in the formats. */
@@ -117,14 +145,55 @@ static void load_string(const struct fs_field *f, const unsigned char *data,
 	out[n] = '\0';
 }
 
+/* The FS_FLAG_* bits of a probe's word. */
+unsigned int fs_probe_flags(const struct fs_layout *l, uint64_t word)
+{
+	unsigned int i, flags = 0;
+
+	for (i = 0; i < FS_PROBE_FLAGS; i++)
+		if (l->probe_bit[i] < 64 && (word >> l->probe_bit[i]) & 1)
+			flags |= 1u << i;
+	return flags;
+}
+
+/* Load the task @pid, @prio and @comm of @d into @t. */
+static void load_task(const struct fs_field *pid, const struct fs_field *prio,
+		      const struct fs_field *comm, const unsigned char *d,
+		      struct fs_task *t)
+{
+	t->pid = (int32_t)load(pid, d);
+	t->prio = (int32_t)load(prio, d);
+	load_string(comm, d, t->comm);
+}
+
 /* Fill the fields of @ev that its event carries. */
-static void fill(const struct fs_fields *fs, const unsigned char *d,
-		 struct fs_event *ev)
+static void fill(const struct fs_layout *l, const struct fs_fields *fs,
+		 const unsigned char *d, struct fs_event *ev)
 {
 	const struct fs_field *f = fs->f;
 
 	ev->cpu = (int)load(&f[FS_F_CPU], d);
 	switch (ev->type) {
+	case FS_EV_SWITCH:
+		/* The CPU is the buffer's: the reader sets it. */
+		load_task(&f[FS_F_PREV_PID], &f[FS_F_PREV_PRIO],
+			  &f[FS_F_PREV_COMM], d, &ev->from);
+		load_task(&f[FS_F_NEXT_PID], &f[FS_F_NEXT_PRIO],
+			  &f[FS_F_NEXT_COMM], d, &ev->to);
+		ev->from_state = (int64_t)load(&f[FS_F_PREV_STATE], d);
+		break;
+	case FS_EV_WAKEUP:
+	case FS_EV_WAKEUP_NEW:
+		load_task(&f[FS_F_PID], &f[FS_F_PRIO], &f[FS_F_COMM], d,
+			  &ev->from);
+		ev->cpu = (int)load(&f[FS_F_TARGET_CPU], d);
+		break;
+	case FS_EV_MIGRATE:
+		load_task(&f[FS_F_PID], &f[FS_F_PRIO], &f[FS_F_COMM], d,
+			  &ev->from);
+		ev->src_cpu = (int)load(&f[FS_F_ORIG_CPU], d);
+		ev->cpu = (int)load(&f[FS_F_DEST_CPU], d);
+		break;
 	case FS_EV_WAIT:
 	case FS_EV_HOLD:
 	case FS_EV_LEAVE:
@@ -144,6 +213,8 @@ static void fill(const struct fs_fields *fs, const unsigned char *d,
 		break;
 	default:
 		ev->flags = (unsigned int)load(&f[FS_F_FLAGS], d);
+		if (fs_ev_observed(ev->type))
+			ev->flags = fs_probe_flags(l, load(&f[FS_F_FLAGS], d));
 		ev->runtime = (int64_t)load(&f[FS_F_RUNTIME], d);
 		ev->deadline = load(&f[FS_F_DEADLINE], d);
 		ev->dl_runtime = load(&f[FS_F_DL_RUNTIME], d);
@@ -174,6 +245,6 @@ int fs_record_decode(const struct fs_layout *l, const void *data,
 	if (size < fs->need)
 		return -1;
 	ev->ts = ts;
-	fill(fs, data, ev);
+	fill(l, fs, data, ev);
 	return 1;
 }

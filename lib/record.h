@@ -31,8 +31,26 @@ enum fs_fid {
 	FS_F_FIRST,
 	FS_F_STARVED,
 	FS_F_TARGET,
+	/* The scheduler's events. */
+	FS_F_PREV_COMM,
+	FS_F_PREV_PID,
+	FS_F_PREV_PRIO,
+	FS_F_PREV_STATE,
+	FS_F_NEXT_COMM,
+	FS_F_NEXT_PID,
+	FS_F_NEXT_PRIO,
+	FS_F_PRIO,
+	FS_F_TARGET_CPU,
+	FS_F_ORIG_CPU,
+	FS_F_DEST_CPU,
 	FS_F_NR
 };
+
+/*
+ * The flags of the probes, a word of sched_dl_entity's bit fields: the
+ * bit of each FS_FLAG_* in it (BTF says where), in flag order.
+ */
+#define FS_PROBE_FLAGS	4
 
 /* Where a field lies in a record; size 0 when the event lacks it. */
 struct fs_field {
@@ -55,14 +73,19 @@ struct fs_fields {
 struct fs_layout {
 	struct fs_field type;	/* common_type, in every record */
 	struct fs_fields ev[FS_EV_NR];
+	unsigned int probe_bit[FS_PROBE_FLAGS];
 };
+
+/* The FS_FLAG_* bits of the probes' word @word. */
+unsigned int fs_probe_flags(const struct fs_layout *l, uint64_t word);
 
 /* The name of field @fid in the events' formats. */
 const char *fs_field_name(enum fs_fid fid);
 
 /*
  * Whether event @ev carries field @fid: the fields of each event, as the
- * kernel series defines them (cpuhp_enter: cpu and target).
+ * kernel series defines them (cpuhp_enter: cpu and target), as the
+ * scheduler's events have them, and as the tool's probes define them.
  */
 bool fs_event_has(enum fs_ev ev, enum fs_fid fid);
 

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The events of the kernel series from a stock kernel's probes and
+ * scheduler events; see derive.h.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "derive.h"
+
+/* sched_switch's prev_state: the task states below TASK_REPORT_MAX. */
+#define STATE_MASK	0xffLL
+
+/* Set up the state of @nr_cpus CPUs: nothing known yet. */
+int fs_derive_init(struct fs_derive *d, int nr_cpus)
+{
+	memset(d, 0, sizeof(*d));
+	d->cpu = calloc(nr_cpus, sizeof(*d->cpu));
+	if (!d->cpu)
+		return -1;
+	d->nr_cpus = nr_cpus;
+	return 0;
+}
+
+/* Release the state. */
+void fs_derive_free(struct fs_derive *d)
+{
+	free(d->cpu);
+	d->cpu = NULL;
+}
+
+/* Whether a task of a higher class than fair holds the CPU. */
+static bool higher(const struct fs_task *t)
+{
+	return t->pid != 0 && t->prio < 100;
+}
+
+/* Hand @ev on as an event of @type. */
+static void put(const struct fs_event *ev, enum fs_ev type, fs_derive_fn emit,
+		void *ctx)
+{
+	struct fs_event out = *ev;
+
+	out.type = type;
+	emit(ctx, &out);
+}
+
+/* The server's probes: see the table in derive.h. */
+static void server(struct fs_derive_cpu *c, const struct fs_event *ev,
+		   fs_derive_fn emit, void *ctx)
+{
+	enum fs_state from = c->known ? c->state : FS_ST_UNKNOWN;
+	enum fs_state to = fs_state_of(ev->flags);
+	struct fs_event stop;
+
+	switch (ev->type) {
+	case FS_EV_P_START:
+		if (c->started)
+			return;
+		c->started = true;
+		put(ev, FS_EV_START, emit, ctx);
+		break;
+	case FS_EV_P_STOP:
+		/*
+		 * Seen on entry: what it leaves behind is A. A function and
+		 * its split-off part may both be probed: once is enough.
+		 */
+		if (!(ev->flags & FS_FLAG_ACTIVE) || !ev->dl_runtime ||
+		    (c->known && c->state == FS_ST_INIT))
+			return;
+		c->started = false;
+		stop = *ev;
+		stop.flags &= ~(FS_FLAG_ACTIVE | FS_FLAG_THROTTLED |
+				FS_FLAG_ARMED);
+		put(&stop, FS_EV_STOP, emit, ctx);
+		to = FS_ST_INIT;
+		break;
+	case FS_EV_P_TIMER:
+		if (!ev->ret)
+			return;
+		if (ev->flags & FS_FLAG_ARMED) {
+			if (from == FS_ST_ZL_WAIT && ev->deadline != c->deadline)
+				put(ev, FS_EV_POSTPONE, emit, ctx);
+			put(ev, FS_EV_DEFER, emit, ctx);
+		} else if (from == FS_ST_RUNNING && to == FS_ST_REPL_WAIT) {
+			put(ev, FS_EV_THROTTLE, emit, ctx);
+		} else {
+			return;
+		}
+		break;
+	case FS_EV_P_REPLENISH:
+		put(ev, from == FS_ST_ZL_WAIT && to == FS_ST_RUNNING ?
+			FS_EV_BOOST : FS_EV_REPLENISH, emit, ctx);
+		break;
+	case FS_EV_P_FIRED:
+		/* A boost or replenishment inside was seen by its probe. */
+		if (from != FS_ST_ZL_WAIT || to != FS_ST_ZL_WAIT)
+			return;
+		put(ev, FS_EV_DEFER, emit, ctx);
+		break;
+	case FS_EV_P_IDLE_IN:
+		c->idle_in = (ev->flags & FS_FLAG_ACTIVE) && ev->runtime > 0;
+		return;
+	case FS_EV_P_IDLE_OUT:
+		if (!c->idle_in || ev->runtime > 0 ||
+		    !(ev->flags & FS_FLAG_ACTIVE)) {
+			c->idle_in = false;
+			return;
+		}
+		c->idle_in = false;
+		put(ev, FS_EV_IDLE, emit, ctx);
+		break;
+	default:
+		return;
+	}
+	c->known = true;
+	c->state = to;
+	c->deadline = ev->deadline;
+}
+
+/* The index of @pid among @c's queued tasks, or -1. */
+static int find(const struct fs_derive_cpu *c, int pid)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nr_queued; i++)
+		if (c->queued[i].pid == pid)
+			return (int)i;
+	return -1;
+}
+
+/* Queue @t on @c; true if it was not queued there yet. */
+static bool enqueue(struct fs_derive *d, struct fs_derive_cpu *c,
+		    const struct fs_task *t)
+{
+	if (find(c, t->pid) >= 0)
+		return false;
+	if (c->nr_queued == FS_DERIVE_QUEUED) {
+		d->untracked++;
+		return false;
+	}
+	c->queued[c->nr_queued++] = *t;
+	return true;
+}
+
+/* Take @pid off @c's queue; true if it was there. */
+static bool dequeue(struct fs_derive_cpu *c, int pid)
+{
+	int i = find(c, pid);
+
+	if (i < 0)
+		return false;
+	c->queued[i] = c->queued[--c->nr_queued];
+	return true;
+}
+
+/* A fresh event of @type for CPU @cpu at @ts. */
+static struct fs_event mark(enum fs_ev type, int cpu, uint64_t ts)
+{
+	struct fs_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.type = type;
+	e.cpu = cpu;
+	e.ts = ts;
+	return e;
+}
+
+/* @t begins to wait on @c behind its current task. */
+static void wait(struct fs_derive_cpu *c, int cpu, uint64_t ts,
+		 const struct fs_task *t, unsigned int why, fs_derive_fn emit,
+		 void *ctx)
+{
+	struct fs_event e = mark(FS_EV_WAIT, cpu, ts);
+
+	e.task = *t;
+	e.holder = c->curr;
+	e.why = why;
+	e.first = !c->open;
+	if (!c->open) {
+		c->open = true;
+		c->since = ts;
+	}
+	emit(ctx, &e);
+}
+
+/* The episode open on @c ends at @ts, for @why; @ran runs, if named. */
+static void end(struct fs_derive_cpu *c, int cpu, uint64_t ts,
+		unsigned int why, const struct fs_task *ran,
+		fs_derive_fn emit, void *ctx)
+{
+	struct fs_event e = mark(FS_EV_END, cpu, ts);
+
+	if (ran)
+		e.task = *ran;
+	e.why = why;
+	e.starved = ts - c->since;
+	c->open = false;
+	emit(ctx, &e);
+}
+
+/* sched_switch on @ev->cpu. */
+static void sched_switch(struct fs_derive *d, const struct fs_event *ev,
+			 fs_derive_fn emit, void *ctx)
+{
+	struct fs_derive_cpu *c = &d->cpu[ev->cpu];
+	const struct fs_task *prev = &ev->from, *next = &ev->to;
+	bool runnable = !(ev->from_state & STATE_MASK);
+	bool preempted = false;
+	unsigned int i;
+
+	if (fs_prio_fair(prev->pid, prev->prio) && runnable)
+		preempted = enqueue(d, c, prev);
+	dequeue(c, next->pid);
+	c->curr = *next;
+	c->curr_known = true;
+	if (c->open && !c->nr_queued && higher(next)) {
+		/* The last one waiting became a higher class's task. */
+		end(c, ev->cpu, ev->ts, FS_END_LEFT, NULL, emit, ctx);
+		return;
+	}
+
+	if (!higher(next)) {
+		unsigned int why;
+
+		if (!c->open)
+			return;
+		if (!next->pid)
+			why = c->nr_queued ? FS_END_IDLE : FS_END_LEFT;
+		else if (higher(prev) && runnable)
+			why = FS_END_SERVED;
+		else
+			why = FS_END_RAN;
+		end(c, ev->cpu, ev->ts, why, next->pid ? next : NULL, emit,
+		    ctx);
+		return;
+	}
+	if (c->open) {
+		struct fs_event e = mark(FS_EV_HOLD, ev->cpu, ev->ts);
+
+		if (preempted)
+			wait(c, ev->cpu, ev->ts, prev, FS_WAIT_PREEMPTED,
+			     emit, ctx);
+		e.holder = *next;
+		emit(ctx, &e);
+		return;
+	}
+	/* A higher class takes the CPU from the fair tasks queued there. */
+	if (preempted)
+		wait(c, ev->cpu, ev->ts, prev, FS_WAIT_PREEMPTED, emit, ctx);
+	for (i = 0; i < c->nr_queued; i++)
+		if (!preempted || c->queued[i].pid != prev->pid)
+			wait(c, ev->cpu, ev->ts, &c->queued[i],
+			     FS_WAIT_QUEUED, emit, ctx);
+}
+
+/* sched_wakeup(_new) of @ev->from onto @ev->cpu. */
+static void sched_wakeup(struct fs_derive *d, const struct fs_event *ev,
+			 fs_derive_fn emit, void *ctx)
+{
+	struct fs_derive_cpu *c = &d->cpu[ev->cpu];
+
+	if (!fs_prio_fair(ev->from.pid, ev->from.prio) ||
+	    (c->curr_known && c->curr.pid == ev->from.pid))
+		return;
+	if (enqueue(d, c, &ev->from) && c->curr_known && higher(&c->curr))
+		wait(c, ev->cpu, ev->ts, &ev->from, FS_WAIT_WAKEUP, emit, ctx);
+}
+
+/* sched_migrate_task of @ev->from from @ev->src_cpu to @ev->cpu. */
+static void sched_migrate(struct fs_derive *d, const struct fs_event *ev,
+			  fs_derive_fn emit, void *ctx)
+{
+	struct fs_derive_cpu *src, *dst = &d->cpu[ev->cpu];
+
+	if (ev->src_cpu < 0 || ev->src_cpu >= d->nr_cpus)
+		return;
+	src = &d->cpu[ev->src_cpu];
+	/* A task that sleeps moves as it wakes: the wakeup queues it. */
+	if (!dequeue(src, ev->from.pid))
+		return;
+	if (src->open) {
+		unsigned int why = src->down ? FS_END_OFFLINE : FS_END_LEFT;
+		struct fs_event e = mark(FS_EV_LEAVE, ev->src_cpu, ev->ts);
+
+		e.task = ev->from;
+		e.why = why;
+		emit(ctx, &e);
+		if (!src->nr_queued)
+			end(src, ev->src_cpu, ev->ts, why, NULL, emit, ctx);
+	}
+	if (enqueue(d, dst, &ev->from) && dst->curr_known && higher(&dst->curr))
+		wait(dst, ev->cpu, ev->ts, &ev->from, FS_WAIT_MIGRATED, emit,
+		     ctx);
+}
+
+/* Forget what @c's scheduler events told. */
+static void forget(struct fs_derive_cpu *c)
+{
+	c->curr_known = false;
+	c->nr_queued = 0;
+	c->open = false;
+	c->known = false;
+	c->started = false;
+	c->idle_in = false;
+}
+
+/*
+ * Events were lost on one CPU's buffer. That buffer held events of other
+ * CPUs too (wakeups, remote starts), so every CPU's state is forgotten and
+ * each CPU's model is told, with a mark that counts no events.
+ */
+static void lost(struct fs_derive *d, const struct fs_event *ev,
+		 fs_derive_fn emit, void *ctx)
+{
+	int cpu;
+
+	emit(ctx, ev);
+	for (cpu = 0; cpu < d->nr_cpus; cpu++) {
+		struct fs_event e = mark(FS_EV_LOST, cpu, ev->ts);
+
+		forget(&d->cpu[cpu]);
+		if (cpu == ev->cpu)
+			continue;
+		e.lost = 0;
+		emit(ctx, &e);
+	}
+}
+
+/* Feed one event; see derive.h. */
+void fs_derive_event(struct fs_derive *d, const struct fs_event *ev,
+		     fs_derive_fn emit, void *ctx)
+{
+	if (ev->cpu < 0 || ev->cpu >= d->nr_cpus)
+		return;
+	switch (ev->type) {
+	case FS_EV_SWITCH:
+		sched_switch(d, ev, emit, ctx);
+		break;
+	case FS_EV_WAKEUP:
+	case FS_EV_WAKEUP_NEW:
+		sched_wakeup(d, ev, emit, ctx);
+		break;
+	case FS_EV_MIGRATE:
+		sched_migrate(d, ev, emit, ctx);
+		break;
+	case FS_EV_LOST:
+		lost(d, ev, emit, ctx);
+		break;
+	case FS_EV_HOTPLUG:
+		if (ev->down) {
+			d->cpu[ev->cpu].down = true;
+		} else {
+			forget(&d->cpu[ev->cpu]);
+			d->cpu[ev->cpu].down = false;
+		}
+		emit(ctx, ev);
+		break;
+	default:
+		if (fs_ev_observed(ev->type))
+			server(&d->cpu[ev->cpu], ev, emit, ctx);
+		else
+			emit(ctx, ev);
+		break;
+	}
+}
