@@ -26,8 +26,8 @@ B		:= build
 WARN		:= -Wall -Wextra -Werror
 CFLAGS		?= -O2 -g
 # Deferred (=): read when a recipe runs, after make deps installed them.
-TRACE_CFLAGS	= $(shell $(PKG_CONFIG) --cflags libtracefs libtraceevent 2>/dev/null)
-TRACE_LIBS	= $(shell $(PKG_CONFIG) --libs libtracefs libtraceevent 2>/dev/null)
+TRACE_CFLAGS	= $(shell $(PKG_CONFIG) --cflags libtracefs libtraceevent libbpf 2>/dev/null)
+TRACE_LIBS	= $(shell $(PKG_CONFIG) --libs libtracefs libtraceevent libbpf 2>/dev/null)
 ALL_CFLAGS	:= -std=gnu11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Ilib
 ASAN_CFLAGS	:= -std=gnu11 -D_GNU_SOURCE $(WARN) -O1 -g \
 		   -fsanitize=address,undefined -fno-omit-frame-pointer -Ilib
@@ -42,7 +42,7 @@ MAN_SRCS	:= $(wildcard man/rtla-fairsrv*.rst)
 MAN_PAGES	:= $(patsubst man/%.rst,$(B)/man/%.8,$(MAN_SRCS))
 
 # Packages for the host (build, lab, tests). The guest's are in image/build.sh.
-DEPS		:= gcc make pkg-config libtracefs-dev libtraceevent-dev \
+DEPS		:= gcc make pkg-config libtracefs-dev libtraceevent-dev libbpf-dev \
 		   python3-docutils flex bison bc libelf-dev \
 		   libssl-dev cpio xz-utils qemu-system-x86 qemu-utils \
 		   debootstrap e2fsprogs valgrind clang libclang-rt-14-dev \
@@ -97,7 +97,8 @@ $(B)/bin/pingpong: tests/bench/pingpong.c
 	$(CC) $(ALL_CFLAGS) -pthread -o $@ $<
 
 # The tool's decoding against libtraceevent's, in the guest (test 06).
-DECODE_SRCS	:= rtla-fairsrv/trace.c rtla-fairsrv/msg.c rtla-fairsrv/system.c
+DECODE_SRCS	:= rtla-fairsrv/trace.c rtla-fairsrv/probes.c rtla-fairsrv/msg.c \
+		   rtla-fairsrv/system.c
 
 $(B)/bin/decode-check: tests/probe/decode-check.c $(DECODE_SRCS) $(LIB_SRCS) $(HDRS)
 	@mkdir -p $(@D)

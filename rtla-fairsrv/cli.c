@@ -27,6 +27,7 @@ enum {
 	OPT_JSON,
 	OPT_WORST,
 	OPT_SERVER_ONLY,
+	OPT_SOURCE,
 	OPT_VERSION,
 	OPT_ON_THRESHOLD,
 	OPT_ON_END,
@@ -56,6 +57,7 @@ static const struct option long_opts[] = {
 	{ "json",		no_argument,	   NULL, OPT_JSON },
 	{ "worst",		required_argument, NULL, OPT_WORST },
 	{ "server-only",	no_argument,	   NULL, OPT_SERVER_ONLY },
+	{ "source",		required_argument, NULL, OPT_SOURCE },
 	{ "version",		no_argument,	   NULL, OPT_VERSION },
 	{ "help",		no_argument,	   NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -75,6 +77,7 @@ void fs_usage(enum fs_mode mode, FILE *f)
 		"	[-T time] [-a time] [-t[file]] [--on-threshold action] [--on-end action]\n"
 		"	[-e sys[:event]] [--filter f] [--trigger t]\n"
 		"	[--trace-buffer-size kB] [--json] [--worst N] [--server-only]\n"
+		"	[--source auto|events|kprobe]\n"
 		"	[--version]%s\n\n",
 		hist ? "hist" : "top",
 		hist ? "\n	[-b time] [-E N] [--no-header] [--no-summary] [--no-index] [--with-zeros]" : "");
@@ -105,6 +108,9 @@ void fs_usage(enum fs_mode mode, FILE *f)
 		"	     --worst N: list the N longest starvation episodes, with who\n"
 		"		waited and who held the CPU (--json: 10 by default)\n"
 		"	     --server-only: leave fair starvation out (the least overhead)\n"
+		"	     --source auto|events|kprobe: the kernel's fair server events\n"
+		"		(the series), or kprobes and the scheduler's events on a\n"
+		"		stock kernel (needs BTF); auto: events if the kernel has them\n"
 		"	     --version: print the version\n",
 		FS_DEFAULT_TRACE_FILE);
 	if (hist)
@@ -400,6 +406,17 @@ int fs_parse_args(int argc, char **argv, enum fs_mode mode,
 			break;
 		case OPT_SERVER_ONLY:
 			p->server_only = true;
+			break;
+		case OPT_SOURCE:
+			if (!strcmp(optarg, "auto"))
+				p->source = FS_SOURCE_AUTO;
+			else if (!strcmp(optarg, "events"))
+				p->source = FS_SOURCE_EVENTS;
+			else if (!strcmp(optarg, "kprobe"))
+				p->source = FS_SOURCE_KPROBE;
+			else
+				return bad(p, "invalid --source '%s': auto, events or kprobe",
+					   optarg);
 			break;
 		case OPT_VERSION:
 			printf("rtla fairsrv %s\n", FS_VERSION);

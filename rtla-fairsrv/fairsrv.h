@@ -34,6 +34,13 @@ struct fs_extra_event {
 	const char *trigger;
 };
 
+/* Where the fair server's events come from (--source). */
+enum fs_source {
+	FS_SOURCE_AUTO,		/* events if the kernel has them, else kprobe */
+	FS_SOURCE_EVENTS,	/* the series' trace events */
+	FS_SOURCE_KPROBE,	/* kprobes and sched_* events (derive.h) */
+};
+
 /* Everything the options set. */
 struct fs_params {
 	enum fs_mode mode;
@@ -57,6 +64,7 @@ struct fs_params {
 	uint64_t buffer_kb;		/* 0: kernel default */
 	unsigned int worst;		/* --worst: episodes to list */
 	bool server_only;		/* --server-only: no starvation events */
+	enum fs_source source;		/* --source */
 	/* hist */
 	uint64_t bucket_ns;
 	unsigned int entries;
@@ -97,9 +105,24 @@ typedef int (*fs_sink_fn)(void *ctx, const struct fs_event *ev);
 
 /* What the session could enable. */
 struct fs_trace_caps {
-	bool starvation;	/* the sched_fair_starve_* events */
+	enum fs_source source;	/* the one chosen: events or kprobe */
+	bool starvation;	/* fair starvation is measured */
 	bool hotplug;		/* cpuhp_enter */
+	bool params;		/* parameter writes are seen */
 };
+
+/* The name of a source, for output. */
+const char *fs_source_name(enum fs_source s);
+
+/* probes.c: the kprobes of the stock-kernel source. */
+struct fs_layout;
+struct fs_probes;
+struct fs_probes *fs_probes_create(struct fs_layout *l);
+void fs_probes_destroy(struct fs_probes *pr);
+const char *fs_probes_event(const struct fs_probes *pr, enum fs_ev ev,
+			    const char **filter);
+const char *fs_probes_name(enum fs_ev ev);
+void fs_probes_cleanup_stale(void);
 
 struct fs_trace *fs_trace_open(const struct fs_params *p,
 			       struct fs_trace_caps *caps);
@@ -158,6 +181,7 @@ int fs_hist_print(const struct fs_report *r, FILE *f);
 int fs_json_print(const struct fs_report *r, FILE *f);
 
 /* Shared by the renderers. */
+const char *fs_source_note(const struct fs_report *r);
 const char *fs_starvation_absent(const struct fs_report *r);
 bool fs_top_holder_label(const struct fs_report *r, int cpu, char *who,
 			 size_t len, uint64_t *ns);

@@ -110,6 +110,8 @@ static void header(FILE *f, const struct fs_report *r, const char *longunit,
 	if (fs_starvation_absent(r))
 		fprintf(f, "# Fair starvation: not measured (%s)\n",
 			fs_starvation_absent(r));
+	if (fs_source_note(r))
+		fprintf(f, "# Source: %s\n", fs_source_note(r));
 	if (!p->no_index)
 		fprintf(f, "%-6s", "Index");
 	fs_for_each_cpu(cpu, &p->cpus)

@@ -167,8 +167,12 @@ static void cpu_json(FILE *f, const struct fs_report *r,
 	num(f, true, "starts", s->count[FS_EV_START]);
 	num(f, true, "stops", s->count[FS_EV_STOP]);
 	num(f, true, "idle", s->count[FS_EV_IDLE]);
-	num(f, true, "params", s->count[FS_EV_PARAMS]);
-	num(f, true, "refused", s->refused);
+	if (r->caps->params) {
+		num(f, true, "params", s->count[FS_EV_PARAMS]);
+		num(f, true, "refused", s->refused);
+	} else {
+		fprintf(f, ",\"params\":null,\"refused\":null");
+	}
 	num(f, true, "invalid", c->invalid);
 	num(f, true, "lost_marks", c->lost_marks);
 	num(f, true, "offline_ns", c->offline_ns);
@@ -215,6 +219,7 @@ int fs_json_print(const struct fs_report *r, FILE *f)
 		p->mode == FS_MODE_HIST ? "hist" : "top", FS_VERSION);
 	num(f, true, "duration_ns", r->elapsed_ns);
 	num(f, true, "events", r->events);
+	fprintf(f, ",\"source\":\"%s\"", fs_source_name(r->caps->source));
 	fprintf(f, ",\"lost\":%lld,\"lost_unknown\":%s", r->lost,
 		r->lost_unknown ? "true" : "false");
 	num(f, true, "late", r->late);

@@ -44,5 +44,18 @@ const char *fs_starvation_absent(const struct fs_report *r)
 		return NULL;
 	if (r->p->server_only)
 		return "--server-only";
+	if (r->caps->source == FS_SOURCE_KPROBE)
+		return "the kernel has no sched_switch, sched_wakeup or sched_migrate_task";
 	return "the kernel has no sched_fair_starve_* events";
+}
+
+/*
+ * What the source does not show, in one line, or NULL when it shows all:
+ * a figure it cannot give is printed as "-", never as 0.
+ */
+const char *fs_source_note(const struct fs_report *r)
+{
+	if (r->caps->params)
+		return NULL;
+	return "kprobes on a kernel without the series: parameter writes (params, refused) are not seen";
 }

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "derive.h"
 #include "explain.h"
 #include "fairsrv.h"
 #include "order.h"
@@ -31,6 +32,8 @@ struct run {
 	struct fs_trace_caps caps;
 	struct fs_cpu *cpus;		/* indexed by CPU number, nr_cpus */
 	struct fs_order order;		/* events not yet fed, by timestamp */
+	struct fs_derive derive;	/* the kprobe source's observations */
+	bool derived;
 	struct fs_tasks tasks;		/* the waits of each fair task */
 	struct fs_worst worst;		/* the longest episodes */
 	uint64_t start_ns;		/* CLOCK_MONOTONIC = trace clock */
@@ -54,6 +57,13 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
+/* Whether @cpu is one of the CPUs reported. */
+static bool selected(const struct run *run, int cpu)
+{
+	return cpu >= 0 && cpu < run->p->nr_cpus &&
+	       fs_cpuset_isset(&run->p->cpus, cpu);
+}
+
 /* Sink of the trace session: queue an event until its turn comes. */
 static int queue(void *ctx, const struct fs_event *ev)
 {
@@ -65,8 +75,13 @@ static int queue(void *ctx, const struct fs_event *ev)
 		else
 			run->lost_unknown = true;
 	}
-	if (ev->cpu < 0 || ev->cpu >= run->p->nr_cpus ||
-	    !fs_cpuset_isset(&run->p->cpus, ev->cpu))
+	/*
+	 * Derived figures need a task that moves away from a CPU and every
+	 * loss, wherever the event lies.
+	 */
+	if (!selected(run, ev->cpu) &&
+	    !(ev->type == FS_EV_MIGRATE && selected(run, ev->src_cpu)) &&
+	    !(run->derived && ev->type == FS_EV_LOST))
 		return 0;
 	if (fs_order_push(&run->order, ev)) {
 		fs_err("out of memory");
@@ -204,14 +219,14 @@ static int account(struct run *run, int cpu, const struct fs_outcome *out)
 	return 0;
 }
 
-/* Feed one event, in timestamp order, to its CPU's model. */
-static void feed(void *ctx, const struct fs_event *ev)
+/* Feed one event of the series, in timestamp order, to its CPU's model. */
+static void feed_one(void *ctx, const struct fs_event *ev)
 {
 	struct run *run = ctx;
 	struct fs_outcome out;
 
-	if (ev->type < FS_EV_LOST)
-		run->events++;
+	if (!selected(run, ev->cpu))
+		return;
 	fs_cpu_event(&run->cpus[ev->cpu], ev, &out);
 	if (out.invalid)
 		fs_debug("cpu %d: %s at %llu not applied (invalid transition or out of order)",
@@ -219,6 +234,19 @@ static void feed(void *ctx, const struct fs_event *ev)
 			 (unsigned long long)ev->ts);
 	if (account(run, ev->cpu, &out))
 		stop_signal = -1;
+}
+
+/* Feed one decoded event, in timestamp order: derived first if need be. */
+static void feed(void *ctx, const struct fs_event *ev)
+{
+	struct run *run = ctx;
+
+	if (ev->type < FS_EV_LOST)
+		run->events++;
+	if (run->derived)
+		fs_derive_event(&run->derive, ev, feed_one, run);
+	else
+		feed_one(run, ev);
 }
 
 /* A report of the run as it is at @now. @all is set up by the caller. */
@@ -326,6 +354,7 @@ static void found(struct run *run)
 static struct fs_trace *init(const struct fs_params *p, struct run *run)
 {
 	size_t worst = p->worst ? p->worst : p->json ? DEFAULT_WORST : 0;
+	struct fs_trace *t;
 	int cpu;
 
 	if (geteuid() != 0) {
@@ -350,7 +379,16 @@ static struct fs_trace *init(const struct fs_params *p, struct run *run)
 		}
 	}
 	fs_trace_cleanup_stale();
-	return fs_trace_open(p, &run->caps);
+	t = fs_trace_open(p, &run->caps);
+	if (t && run->caps.source == FS_SOURCE_KPROBE) {
+		if (fs_derive_init(&run->derive, p->nr_cpus)) {
+			fs_err("out of memory");
+			fs_trace_close(t);
+			return NULL;
+		}
+		run->derived = true;
+	}
+	return t;
 }
 
 /*
@@ -559,6 +597,7 @@ static void teardown(struct run *run, struct fs_trace *t)
 	free(run->cpus);
 	free(run->fired);
 	fs_order_free(&run->order);
+	fs_derive_free(&run->derive);
 	fs_tasks_free(&run->tasks);
 	fs_worst_free(&run->worst);
 }

@@ -128,6 +128,8 @@ int fs_top_print(const struct fs_report *r, FILE *f)
 	if (fs_starvation_absent(r))
 		fprintf(f, "fair starvation: not measured (%s)\n",
 			fs_starvation_absent(r));
+	if (fs_source_note(r))
+		fprintf(f, "source: %s\n", fs_source_note(r));
 	holders(f, r);
 	if (r->final)
 		worst(f, r);

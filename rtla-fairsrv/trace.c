@@ -3,7 +3,10 @@
  * The tracefs session: an instance of our own with the fair server, fair
  * starvation and CPU hotplug events, where their fields lie (resolved once
  * from the formats), and readers that hand each decoded event to a sink.
- * Nothing here knows what the events mean.
+ * On a kernel without the series, the server's events are kprobes
+ * (probes.c) and fair starvation comes from the scheduler's events; both
+ * are handed on as observations for derive.h to read. Nothing here knows
+ * what the events mean.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,7 +32,7 @@
 /* Groups of events: the server's are needed, the others add figures. */
 enum group { GROUP_SERVER, GROUP_STARVATION, GROUP_HOTPLUG };
 
-/* Where each event is in tracefs. */
+/* Where each event is in tracefs; no system: not read from this source. */
 struct ev_def {
 	const char *system;
 	char name[48];
@@ -45,6 +48,7 @@ struct fs_trace {
 	struct fs_layout layout;	/* where the fields lie */
 	struct ev_def ev[FS_EV_LOST];	/* the kernel's events */
 	struct fs_trace_caps caps;
+	struct fs_probes *probes;	/* the kprobe source's probes */
 	char name[64];
 	/* Readers of our instance's per-CPU buffers, open for the run. */
 	struct tracefs_cpu **cpu;	/* p->nr_cpus of them */
@@ -109,6 +113,20 @@ void fs_trace_cleanup_stale(void)
 		tracefs_instance_free(inst);
 	}
 	tracefs_list_free(names);
+	fs_probes_cleanup_stale();
+}
+
+/* The name of a source, for output. */
+const char *fs_source_name(enum fs_source s)
+{
+	switch (s) {
+	case FS_SOURCE_EVENTS:
+		return "events";
+	case FS_SOURCE_KPROBE:
+		return "kprobe";
+	default:
+		return "auto";
+	}
 }
 
 /* The tracefs system and name of the kernel's event @i. */
@@ -126,12 +144,12 @@ const char *fs_trace_event_name(enum fs_ev i, char *name, size_t len)
 	return "sched";
 }
 
-/* Fill the table of the events the tool reads. */
+/* Fill the table of the events the series' source reads. */
 static void define_events(struct fs_trace *t)
 {
 	int i;
 
-	for (i = 0; i < FS_EV_LOST; i++) {
+	for (i = 0; i < FS_EV_P_START; i++) {
 		struct ev_def *d = &t->ev[i];
 
 		d->system = fs_trace_event_name(i, d->name, sizeof(d->name));
@@ -144,6 +162,31 @@ static void define_events(struct fs_trace *t)
 		if (i == FS_EV_THROTTLE || i == FS_EV_REPLENISH)
 			d->filter = FAIR_SERVER_FILTER;
 	}
+}
+
+/* Fill the table of the events the kprobe source reads. */
+static void define_probes(struct fs_trace *t)
+{
+	int i;
+
+	for (i = FS_EV_P_START; i <= FS_EV_MIGRATE; i++) {
+		struct ev_def *d = &t->ev[i];
+
+		if (i < FS_EV_SWITCH) {
+			d->system = fs_probes_event(t->probes, i, &d->filter);
+			snprintf(d->name, sizeof(d->name), "%s",
+				 fs_probes_name(i));
+			d->group = GROUP_SERVER;
+		} else {
+			d->system = "sched";
+			snprintf(d->name, sizeof(d->name), "%s", fs_ev_name(i));
+			d->group = GROUP_STARVATION;
+		}
+	}
+	t->ev[FS_EV_HOTPLUG].system = "cpuhp";
+	snprintf(t->ev[FS_EV_HOTPLUG].name, sizeof(t->ev[0].name),
+		 "cpuhp_enter");
+	t->ev[FS_EV_HOTPLUG].group = GROUP_HOTPLUG;
 }
 
 /* Place the format field @f as @out of @fs; 0, or -1 if not usable. */
@@ -278,6 +321,8 @@ static int resolve_with(struct fs_trace *t, struct tep_handle *tep)
 		struct ev_def *d = &t->ev[i];
 		struct tep_event *ev;
 
+		if (!d->system)
+			continue;
 		ret = load_event(tep, d);
 		if (ret < 0)
 			return -1;
@@ -293,23 +338,26 @@ static int resolve_with(struct fs_trace *t, struct tep_handle *tep)
 			return -1;
 	}
 	if (missing[0]) {
-		fs_err("this kernel lacks the fair server trace events (%s): boot a kernel with the rtla-fairsrv series (kernel/patches)",
+		fs_err("this kernel lacks the fair server trace events (%s): boot a kernel with the rtla-fairsrv series (kernel/patches), or use --source kprobe",
 		       missing);
 		return -1;
 	}
 	if (!have[GROUP_STARVATION])
-		fs_err("this kernel has no sched_fair_starve_* events: fair starvation is not measured, only the server's figures");
+		fs_err("this kernel has no %s events: fair starvation is not measured, only the server's figures",
+		       t->probes ? "sched_switch, sched_wakeup or sched_migrate_task" :
+				   "sched_fair_starve_*");
 	else if (t->p->server_only)
 		have[GROUP_STARVATION] = false;
 	/* A group is read whole or not at all. */
 	for (i = 0; i < FS_EV_LOST; i++) {
-		t->ev[i].present = have[t->ev[i].group];
+		t->ev[i].present = t->ev[i].system && have[t->ev[i].group];
 		if (!t->ev[i].present)
 			memset(&t->layout.ev[i], 0, sizeof(t->layout.ev[i]));
 	}
 	t->caps.starvation = have[GROUP_STARVATION];
 	t->caps.hotplug = have[GROUP_HOTPLUG];
-	fs_debug("events: server yes, starvation %s, hotplug %s",
+	fs_debug("source %s: server yes, starvation %s, hotplug %s",
+		 fs_source_name(t->caps.source),
 		 t->caps.starvation ? "yes" : "no",
 		 t->caps.hotplug ? "yes" : "no");
 	return 0;
@@ -382,6 +430,39 @@ static struct tracefs_instance *create(const char *kind, char *name,
 	return inst;
 }
 
+/* Whether the kernel has the series' events. */
+static bool have_series(void)
+{
+	char name[48];
+	const char *system = fs_trace_event_name(FS_EV_START, name,
+						 sizeof(name));
+
+	return tracefs_event_file_exists(NULL, system, name, "format");
+}
+
+/*
+ * Choose the source: the series' events if the kernel has them (or
+ * --source events), else kprobes made now.
+ */
+static int choose_source(struct fs_trace *t)
+{
+	enum fs_source s = t->p->source;
+
+	if (s == FS_SOURCE_AUTO)
+		s = have_series() ? FS_SOURCE_EVENTS : FS_SOURCE_KPROBE;
+	t->caps.source = s;
+	if (s == FS_SOURCE_EVENTS) {
+		define_events(t);
+		t->caps.params = true;
+		return 0;
+	}
+	t->probes = fs_probes_create(&t->layout);
+	if (!t->probes)
+		return -1;
+	define_probes(t);
+	return 0;
+}
+
 /* Open the session: tracefs, the event formats and our instance(s). */
 struct fs_trace *fs_trace_open(const struct fs_params *p,
 			       struct fs_trace_caps *caps)
@@ -399,7 +480,8 @@ struct fs_trace *fs_trace_open(const struct fs_params *p,
 		return NULL;
 	}
 	t->p = p;
-	define_events(t);
+	if (choose_source(t))
+		goto fail;
 	if (resolve_events(t))
 		goto fail;
 	t->inst = create("", t->name, sizeof(t->name));
@@ -526,6 +608,9 @@ static int decode(struct fs_trace *t, const void *data, unsigned int size,
 		       t->ev[ev.type].name, cpu, size);
 		return -1;
 	}
+	/* A switch is the CPU's whose buffer has it. */
+	if (ret && ev.type == FS_EV_SWITCH)
+		ev.cpu = cpu;
 	t->last_ts[cpu] = ts;
 	return ret ? sink(ctx, &ev) : 0;
 }
@@ -716,5 +801,7 @@ void fs_trace_close(struct fs_trace *t)
 	free(t->page);
 	drop_instance(t->inst);
 	drop_instance(t->rec);
+	/* Only once no instance uses them. */
+	fs_probes_destroy(t->probes);
 	free(t);
 }

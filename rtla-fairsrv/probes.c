@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The stock-kernel source: kprobes on the fair server's functions, made
+ * in a group of this process's own, with the fields the models need read
+ * where the kernel's BTF says they lie. derive.h says what each probe
+ * means.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <tracefs.h>
+
+#include "fairsrv.h"
+#include "record.h"
+
+#define GROUP_PREFIX	"rtla_fairsrv_"
+#define BTF_FILE	"/sys/kernel/btf/vmlinux"
+
+/* Where the fields lie, in bytes, and the flag word's bits. */
+struct offsets {
+	unsigned int runtime, deadline, dl_runtime, dl_period, rq, dl_timer;
+	unsigned int word;			/* the bit fields' u32 */
+	unsigned int bit[FS_PROBE_FLAGS];	/* FS_FLAG_* order */
+	unsigned int server_bit;
+	unsigned int rq_cpu, rq_fair_server;
+};
+
+/*
+ * One probe: which observation, where, return or entry. An entry probe
+ * goes on the function's .part.N copy when the compiler split it: callers
+ * may then enter that copy directly (pick_task_dl() calls
+ * dl_server_stop.part.0 in 6.12), and the function itself ends in it.
+ */
+struct probe_def {
+	enum fs_ev ev;
+	const char *func;
+	bool ret;
+};
+
+static const struct probe_def probe_defs[] = {
+	{ FS_EV_P_START,	"dl_server_start",		true },
+	{ FS_EV_P_STOP,		"dl_server_stop",		false },
+	{ FS_EV_P_TIMER,	"start_dl_timer",		true },
+	{ FS_EV_P_REPLENISH,	"replenish_dl_entity",		true },
+	{ FS_EV_P_FIRED,	"dl_task_timer",		true },
+	{ FS_EV_P_IDLE_IN,	"dl_server_update_idle_time",	false },
+	{ FS_EV_P_IDLE_OUT,	"dl_server_update_idle_time",	true },
+};
+
+#define NR_PROBES	(sizeof(probe_defs) / sizeof(probe_defs[0]))
+
+struct fs_probes {
+	char group[48];
+	struct offsets o;
+	struct tracefs_dynevent *dyn[NR_PROBES];
+	char filter[NR_PROBES][96];
+};
+
+/*
+ * Find member @name of struct @type_id, also inside anonymous structs and
+ * unions; its offset in bits into @bits and its bit-field size (0 if not
+ * one) into @size. 0, or -1 if there is none.
+ */
+static int member(const struct btf *btf, int type_id, const char *name,
+		  unsigned int *bits, unsigned int *size)
+{
+	const struct btf_type *t = btf__type_by_id(btf, type_id);
+	const struct btf_member *m;
+	int i;
+
+	if (!t || (!btf_is_struct(t) && !btf_is_union(t)))
+		return -1;
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		const char *n = btf__name_by_offset(btf, m->name_off);
+		unsigned int inner;
+
+		if (n && *n) {
+			if (strcmp(n, name))
+				continue;
+			*bits = btf_member_bit_offset(t, i);
+			*size = btf_member_bitfield_size(t, i);
+			return 0;
+		}
+		/* Anonymous: look inside. */
+		if (!member(btf, btf__resolve_type(btf, m->type), name,
+			    &inner, size)) {
+			*bits = btf_member_bit_offset(t, i) + inner;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* The byte offset of a member that is not a bit field, into @off. */
+static int byte_member(const struct btf *btf, int id, const char *type,
+		       const char *name, unsigned int *off)
+{
+	unsigned int bits, size;
+
+	if (member(btf, id, name, &bits, &size) || size || bits % 8) {
+		fs_err("the kernel's BTF has no usable %s.%s: this kernel's fair server is not the one this tool knows",
+		       type, name);
+		return -1;
+	}
+	*off = bits / 8;
+	return 0;
+}
+
+/* The bit offset of the one-bit field @name of sched_dl_entity. */
+static int flag_member(const struct btf *btf, int id, const char *name,
+		       unsigned int *bit)
+{
+	unsigned int size;
+
+	if (member(btf, id, name, bit, &size) || size != 1) {
+		fs_err("the kernel's BTF has no bit field sched_dl_entity.%s: this kernel's fair server is not the one this tool knows",
+		       name);
+		return -1;
+	}
+	return 0;
+}
+
+/* libbpf's own messages: with -D only, as debug lines. */
+static int libbpf_print(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	if (!fs_debug_on || level == LIBBPF_DEBUG)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+/* Read every offset the probes need from the kernel's BTF. */
+static int read_offsets(struct offsets *o)
+{
+	static const char *const flags[FS_PROBE_FLAGS] = {
+		"dl_server_active", "dl_throttled", "dl_defer_armed",
+		"dl_defer_running",
+	};
+	unsigned int bits[FS_PROBE_FLAGS + 1], lo, i;
+	struct btf *btf;
+	int dl, rq, ret = -1;
+
+	libbpf_set_print(libbpf_print);
+	if (access(BTF_FILE, R_OK)) {
+		fs_err("cannot read the kernel's BTF, %s: %s: probing a kernel without the series needs CONFIG_DEBUG_INFO_BTF",
+		       BTF_FILE, strerror(errno));
+		return -1;
+	}
+	btf = btf__load_vmlinux_btf();
+	if (!btf) {
+		fs_err("cannot parse the kernel's BTF, %s: %s", BTF_FILE,
+		       strerror(errno));
+		return -1;
+	}
+	dl = btf__find_by_name_kind(btf, "sched_dl_entity", BTF_KIND_STRUCT);
+	rq = btf__find_by_name_kind(btf, "rq", BTF_KIND_STRUCT);
+	if (dl < 0 || rq < 0) {
+		fs_err("the kernel's BTF has no struct %s",
+		       dl < 0 ? "sched_dl_entity" : "rq");
+		goto out;
+	}
+	if (byte_member(btf, dl, "sched_dl_entity", "runtime", &o->runtime) ||
+	    byte_member(btf, dl, "sched_dl_entity", "deadline", &o->deadline) ||
+	    byte_member(btf, dl, "sched_dl_entity", "dl_runtime", &o->dl_runtime) ||
+	    byte_member(btf, dl, "sched_dl_entity", "dl_period", &o->dl_period) ||
+	    byte_member(btf, dl, "sched_dl_entity", "rq", &o->rq) ||
+	    byte_member(btf, dl, "sched_dl_entity", "dl_timer", &o->dl_timer) ||
+	    byte_member(btf, rq, "rq", "cpu", &o->rq_cpu) ||
+	    byte_member(btf, rq, "rq", "fair_server", &o->rq_fair_server))
+		goto out;
+	for (i = 0; i < FS_PROBE_FLAGS; i++)
+		if (flag_member(btf, dl, flags[i], &bits[i]))
+			goto out;
+	if (flag_member(btf, dl, "dl_server", &bits[FS_PROBE_FLAGS]))
+		goto out;
+	/* One aligned u32 must hold them all: the probes read one word. */
+	lo = bits[0];
+	for (i = 1; i <= FS_PROBE_FLAGS; i++)
+		if (bits[i] < lo)
+			lo = bits[i];
+	o->word = lo / 32 * 4;
+	for (i = 0; i <= FS_PROBE_FLAGS; i++) {
+		if (bits[i] - o->word * 8 >= 32) {
+			fs_err("sched_dl_entity's flags are not in one word: this tool cannot probe them");
+			goto out;
+		}
+		if (i < FS_PROBE_FLAGS)
+			o->bit[i] = bits[i] - o->word * 8;
+	}
+	o->server_bit = bits[FS_PROBE_FLAGS] - o->word * 8;
+	ret = 0;
+out:
+	btf__free(btf);
+	return ret;
+}
+
+/*
+ * The fetch arguments of the probe of @ev. $arg1 is the entity, or the rq
+ * whose fair_server it is (idle time), or its dl_timer (the timer).
+ */
+static void fetch_args(const struct offsets *o, enum fs_ev ev, char *buf,
+		       size_t len)
+{
+	bool in_rq = ev == FS_EV_P_IDLE_IN || ev == FS_EV_P_IDLE_OUT;
+	long b = in_rq ? (long)o->rq_fair_server :
+		 ev == FS_EV_P_FIRED ? -(long)o->dl_timer : 0;
+	char cpu[48];
+
+	if (in_rq)
+		snprintf(cpu, sizeof(cpu), "+%u($arg1):s32", o->rq_cpu);
+	else
+		snprintf(cpu, sizeof(cpu), "+%u(%+ld($arg1)):s32", o->rq_cpu,
+			 b + o->rq);
+	snprintf(buf, len,
+		 "cpu=%s flags=%+ld($arg1):u32 runtime=%+ld($arg1):s64 deadline=%+ld($arg1):u64 dl_runtime=%+ld($arg1):u64 dl_period=%+ld($arg1):u64%s",
+		 cpu, b + o->word, b + o->runtime, b + o->deadline,
+		 b + o->dl_runtime, b + o->dl_period,
+		 ev == FS_EV_P_TIMER ? " ret=$retval:s32" : "");
+}
+
+/* The filter of a probe, in-kernel: only what can be an event. */
+static void probe_filter(const struct offsets *o, enum fs_ev ev, char *buf,
+			 size_t len)
+{
+	unsigned int active = 1u << o->bit[0], server = 1u << o->server_bit;
+
+	switch (ev) {
+	case FS_EV_P_STOP:
+		snprintf(buf, len, "flags & %u", active);
+		break;
+	case FS_EV_P_TIMER:
+	case FS_EV_P_REPLENISH:
+	case FS_EV_P_FIRED:
+		snprintf(buf, len, "flags & %u", server);
+		break;
+	case FS_EV_P_IDLE_IN:
+		snprintf(buf, len, "(flags & %u) && runtime > 0", active);
+		break;
+	case FS_EV_P_IDLE_OUT:
+		snprintf(buf, len, "runtime <= 0");
+		break;
+	default:
+		buf[0] = '\0';
+		break;
+	}
+}
+
+/* The name of observation @ev's probe in our group. */
+static const char *probe_name(enum fs_ev ev)
+{
+	/* fs_ev_name() is "probe_<name>". */
+	return fs_ev_name(ev) + strlen("probe_");
+}
+
+/*
+ * Where to probe @func on entry: its split-off part if /proc/kallsyms has
+ * one, else itself. 0, or -1 if it has neither.
+ */
+static int entry_symbol(const char *func, char *sym, size_t len)
+{
+	size_t n = strlen(func);
+	bool found = false;
+	char line[512];
+	FILE *f;
+
+	f = fopen("/proc/kallsyms", "re");
+	if (!f) {
+		fs_err("cannot read /proc/kallsyms: %s", strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char name[256];
+
+		if (sscanf(line, "%*s %*s %255s", name) != 1 ||
+		    strncmp(name, func, n))
+			continue;
+		if (!name[n] && !found) {
+			snprintf(sym, len, "%s", name);
+			found = true;
+		} else if (!strncmp(name + n, ".part.", 6)) {
+			snprintf(sym, len, "%s", name);
+			found = true;
+			break;
+		}
+	}
+	fclose(f);
+	if (!found)
+		fs_err("/proc/kallsyms has no %s: this kernel has no fair server to probe",
+		       func);
+	return found ? 0 : -1;
+}
+
+/* Remove the probes made so far. */
+void fs_probes_destroy(struct fs_probes *pr)
+{
+	unsigned int i;
+
+	if (!pr)
+		return;
+	for (i = 0; i < NR_PROBES; i++) {
+		if (!pr->dyn[i])
+			continue;
+		if (tracefs_dynevent_destroy(pr->dyn[i], true))
+			fs_err("cannot remove the probe %s/%s: %s", pr->group,
+			       probe_name(probe_defs[i].ev), strerror(errno));
+		tracefs_dynevent_free(pr->dyn[i]);
+	}
+	free(pr);
+}
+
+/* Make the probes, in group rtla_fairsrv_<pid>; NULL after one error line. */
+struct fs_probes *fs_probes_create(struct fs_layout *l)
+{
+	struct fs_probes *pr = calloc(1, sizeof(*pr));
+	char args[384];
+	unsigned int i;
+
+	if (!pr) {
+		fs_err("out of memory");
+		return NULL;
+	}
+	if (read_offsets(&pr->o))
+		goto fail;
+	snprintf(pr->group, sizeof(pr->group), GROUP_PREFIX "%d", (int)getpid());
+	for (i = 0; i < NR_PROBES; i++) {
+		const struct probe_def *d = &probe_defs[i];
+		char sym[256];
+
+		if (d->ret)
+			snprintf(sym, sizeof(sym), "%s", d->func);
+		else if (entry_symbol(d->func, sym, sizeof(sym)))
+			goto fail;
+		fetch_args(&pr->o, d->ev, args, sizeof(args));
+		pr->dyn[i] = d->ret ?
+			tracefs_kretprobe_alloc(pr->group, probe_name(d->ev),
+						sym, args, 0) :
+			tracefs_kprobe_alloc(pr->group, probe_name(d->ev),
+					     sym, args);
+		if (!pr->dyn[i]) {
+			fs_err("out of memory");
+			goto fail;
+		}
+		if (tracefs_dynevent_create(pr->dyn[i])) {
+			fs_err("cannot probe %s%s (%s): is it in /proc/kallsyms, and are kprobe events enabled (CONFIG_KPROBE_EVENTS)?",
+			       sym, d->ret ? " on return" : "",
+			       strerror(errno));
+			tracefs_dynevent_free(pr->dyn[i]);
+			pr->dyn[i] = NULL;
+			goto fail;
+		}
+		probe_filter(&pr->o, d->ev, pr->filter[i], sizeof(pr->filter[i]));
+	}
+	for (i = 0; i < FS_PROBE_FLAGS; i++)
+		l->probe_bit[i] = pr->o.bit[i];
+	fs_debug("probes: group %s, sched_dl_entity flags in the u32 at +%u",
+		 pr->group, pr->o.word);
+	for (i = 0; i < NR_PROBES; i++) {
+		char *addr = NULL;
+
+		if (tracefs_dynevent_info(pr->dyn[i], NULL, NULL, NULL, &addr,
+					  NULL) != TRACEFS_DYNEVENT_UNKNOWN)
+			fs_debug("probe %s on %s%s", probe_name(probe_defs[i].ev),
+				 addr ? addr : "?",
+				 probe_defs[i].ret ? " (return)" : "");
+		free(addr);
+	}
+	return pr;
+fail:
+	fs_probes_destroy(pr);
+	return NULL;
+}
+
+/* The group, name and filter of observation @ev's probe. */
+const char *fs_probes_event(const struct fs_probes *pr, enum fs_ev ev,
+			    const char **filter)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_PROBES; i++) {
+		if (probe_defs[i].ev != ev)
+			continue;
+		*filter = pr->filter[i][0] ? pr->filter[i] : NULL;
+		return pr->group;
+	}
+	return NULL;
+}
+
+/* The name of observation @ev's probe, for tracefs. */
+const char *fs_probes_name(enum fs_ev ev)
+{
+	return probe_name(ev);
+}
+
+/* Remove the probes of rtla fairsrv processes that no longer exist. */
+void fs_probes_cleanup_stale(void)
+{
+	struct tracefs_dynevent **all;
+	int i;
+
+	all = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_KPROBE |
+				       TRACEFS_DYNEVENT_KRETPROBE, NULL);
+	if (!all)
+		return;
+	for (i = 0; all[i]; i++) {
+		char *system = NULL, *event = NULL;
+		long pid;
+
+		if (tracefs_dynevent_info(all[i], &system, &event, NULL, NULL,
+					  NULL) == TRACEFS_DYNEVENT_UNKNOWN ||
+		    !system || strncmp(system, GROUP_PREFIX,
+				       strlen(GROUP_PREFIX)))
+			goto next;
+		pid = strtol(system + strlen(GROUP_PREFIX), NULL, 10);
+		if (pid <= 0 || !(kill((pid_t)pid, 0) == -1 && errno == ESRCH))
+			goto next;
+		if (tracefs_dynevent_destroy(all[i], true))
+			fs_err("cannot remove the stale probe %s/%s: %s",
+			       system, event, strerror(errno));
+		else
+			fs_debug("removed stale probe %s/%s", system, event);
+next:
+		free(system);
+		free(event);
+	}
+	tracefs_dynevent_list_free(all);
+}
