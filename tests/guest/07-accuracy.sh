@@ -17,6 +17,7 @@
 # wait time is the oracle of both the RT-preempted total and the runtime
 # served. The fair-probe is not the only fair task the server serves
 # (kworkers are too), so its own run time only bounds served from below.
+# stock: yes
 . "$(dirname "$0")/lib.sh"
 secs=10
 
@@ -38,22 +39,7 @@ rc=$?
 check "rtla fairsrv hist --json exits 0 on SIGINT (got $rc)" test $rc = 0
 [ -s /tmp/acc.err ] && sed 's/^/# stderr: /' /tmp/acc.err
 
-# The guest has no python: a small JSON reader in awk.
-jnum() {
-	awk -v cpu="$1" -v key="$2" -v sub_="${3:-}" '
-	{
-		s = $0
-		i = index(s, "{\"cpu\":" cpu ",")
-		if (!i) exit 1
-		s = substr(s, i)
-		if (sub_ != "") { s = substr(s, index(s, "\"" key "\":{") ); key = sub_ }
-		i = index(s, "\"" key "\":")
-		if (!i) exit 1
-		s = substr(s, i + length(key) + 3)
-		match(s, /^[0-9]+/)
-		print substr(s, RSTART, RLENGTH)
-	}' /tmp/acc.json
-}
+jnum() { jcpu /tmp/acc.json "$@"; }
 check "lost events: $(grep -o '"lost":[0-9]*' /tmp/acc.json)" grep -q '"lost":0,' /tmp/acc.json
 
 for cpu in 1 2 3; do

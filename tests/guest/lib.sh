@@ -122,23 +122,26 @@ collecting() {
 	local dir=$T/instances/rtla_fairsrv_$1 end
 
 	for ((end = SECONDS + 60; SECONDS < end; )); do
+		# The series' start event, or the kprobe source's.
 		[ "$(cat "$dir/tracing_on" 2>/dev/null)" = 1 ] &&
-			[ "$(cat "$dir/events/sched/sched_dl_server_start/enable" \
-				2>/dev/null)" = 1 ] && return 0
+			cat "$dir/events/sched/sched_dl_server_start/enable" \
+				"$dir/events/rtla_fairsrv_$1/start/enable" \
+				2>/dev/null | grep -qx 1 && return 0
 		kill -0 "$1" 2>/dev/null || return 1
 		sleep 0.05
 	done
 	return 1
 }
 
-# clean: no rtla fairsrv instance is left and no event of ours is enabled
-# at the top level; says what is left otherwise.
+# clean: no rtla fairsrv instance or probe is left and no event of ours is
+# enabled at the top level; says what is left otherwise.
 clean() {
-	local left en
+	local left en probes
 	left=$(ls $T/instances | grep -c rtla_fairsrv)
-	en=$(cat $T/events/sched/sched_dl_*/enable | grep -vc 0)
-	[ "$left" = 0 ] && [ "$en" = 0 ] && return 0
-	echo "# left: $left instances, $en events enabled at the top level"
+	en=$(cat $T/events/sched/sched_dl_*/enable 2>/dev/null | grep -vc 0)
+	probes=$(grep -c rtla_fairsrv $T/dynamic_events)
+	[ "$left" = 0 ] && [ "$en" = 0 ] && [ "$probes" = 0 ] && return 0
+	echo "# left: $left instances, $en events enabled at the top level, $probes probes"
 	return 1
 }
 
@@ -181,6 +184,24 @@ near() {
 # le A B SLACK: A <= B + SLACK
 le() {
 	awk -v a="$1" -v b="$2" -v m="$3" 'BEGIN { exit !(a <= b + m) }'
+}
+
+# jcpu JSON CPU KEY [SUBKEY]: the number KEY (or KEY's SUBKEY) of CPU in
+# rtla fairsrv's --json. The guest has no python: a small reader in awk.
+jcpu() {
+	awk -v cpu="$2" -v key="$3" -v sub_="${4:-}" '
+	{
+		s = $0
+		i = index(s, "{\"cpu\":" cpu ",")
+		if (!i) exit 1
+		s = substr(s, i)
+		if (sub_ != "") { s = substr(s, index(s, "\"" key "\":{") ); key = sub_ }
+		i = index(s, "\"" key "\":")
+		if (!i) exit 1
+		s = substr(s, i + length(key) + 3)
+		match(s, /^[0-9]+/)
+		print substr(s, RSTART, RLENGTH)
+	}' "$1"
 }
 
 # jget JSON PATTERN: the first number after PATTERN (a fixed string).

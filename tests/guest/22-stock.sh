@@ -1,0 +1,122 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The kprobe source, for kernels without the series: the probes it makes
+# and leaves behind, how it is chosen, a kernel without BTF, and, where
+# the kernel has the series, its figures beside the events' on one load:
+# both sources record the same 8 s of rt-probe/fair-probe pairs at once.
+# On the stock kernel, 07-accuracy checks the kprobe source against the
+# probes themselves (tests/run-all runs it there).
+# stock: yes
+. "$(dirname "$0")/lib.sh"
+secs=8
+
+if [ -e $T/events/sched/sched_dl_server_start ]; then
+	series=1
+else
+	series=0
+fi
+
+# -D names the source auto chose.
+rtla fairsrv hist -c 1 -d 1s -D > /dev/null 2> /tmp/src.err
+want=$([ $series = 1 ] && echo events || echo kprobe)
+check "auto chooses the $want source (-D)" grep -q "source $want:" /tmp/src.err
+check "nothing left after it" clean
+
+if [ $series = 1 ]; then
+	# Both sources on the same load.
+	rtla fairsrv hist -c 0-3 -H 0 --json --source events > /tmp/ev.json 2> /tmp/ev.err &
+	a=$!
+	rtla fairsrv hist -c 0-3 -H 0 --json --source kprobe > /tmp/kp.json 2> /tmp/kp.err &
+	b=$!
+	if collecting $a && collecting $b; then
+		for cpu in 1 2 3; do
+			starve "$cpu" "$secs" "/tmp/st$cpu"
+		done
+		wait $probes
+		kill -INT $a $b
+		wait $a; ra=$?
+		wait $b; rb=$?
+		check "both exit 0 on SIGINT ($ra, $rb)" test "$ra$rb" = 00
+		sed 's/^/# events stderr: /' /tmp/ev.err
+		sed 's/^/# kprobe stderr: /' /tmp/kp.err
+		check "kprobe JSON names its source" grep -q '"source":"kprobe"' /tmp/kp.json
+		check "kprobe JSON: parameter writes unseen are null, not 0" \
+			grep -q '"params":null,"refused":null' /tmp/kp.json
+		check "kprobe: no events lost" grep -q '"lost":0,' /tmp/kp.json
+		for cpu in 1 2 3; do
+			for k in boosts served_ns; do
+				eval "e_$k=\$(jcpu /tmp/ev.json $cpu $k)"
+				eval "k_$k=\$(jcpu /tmp/kp.json $cpu $k)"
+			done
+			e_pre=$(jcpu /tmp/ev.json $cpu rt_preempted total_ns)
+			k_pre=$(jcpu /tmp/kp.json $cpu rt_preempted total_ns)
+			e_max=$(jcpu /tmp/ev.json $cpu starvation max_ns)
+			k_max=$(jcpu /tmp/kp.json $cpu starvation max_ns)
+			e_n=$(jcpu /tmp/ev.json $cpu starvation count)
+			k_n=$(jcpu /tmp/kp.json $cpu starvation count)
+			echo "# cpu$cpu events: boosts $e_boosts served $e_served_ns rt_preempted $e_pre starvation n=$e_n max=$e_max"
+			echo "# cpu$cpu kprobe: boosts $k_boosts served $k_served_ns rt_preempted $k_pre starvation n=$k_n max=$k_max"
+			check "cpu$cpu: boosts equal ($k_boosts, events $e_boosts)" \
+				test "$k_boosts" = "$e_boosts"
+			check "cpu$cpu: served within 5% ($k_served_ns, events $e_served_ns)" \
+				near "$k_served_ns" "$e_served_ns" 5 0
+			check "cpu$cpu: RT preempted within 5% ($k_pre, events $e_pre)" \
+				near "$k_pre" "$e_pre" 5 0
+			check "cpu$cpu: starvation max within 5% ($k_max, events $e_max)" \
+				near "$k_max" "$e_max" 5 0
+		done
+	else
+		check "both sources start collecting" false
+		kill -INT $a $b
+		wait $a $b
+		sed 's/^/# stderr: /' /tmp/ev.err /tmp/kp.err
+	fi
+	check "nothing left after both" clean
+else
+	rtla fairsrv hist -c 1 -d 1s --source events > /dev/null 2> /tmp/ev.err
+	rc=$?
+	check "--source events on a stock kernel: exit 1, one line ($rc)" \
+		test $rc = 1 -a "$(wc -l < /tmp/ev.err)" = 1
+	sed 's/^/# /' /tmp/ev.err
+fi
+
+# Every way out of a kprobe run leaves no probe, instance or event.
+rtla fairsrv hist -c 1 -d 1s --source kprobe > /tmp/kp.out 2>&1
+check "-d expiry: exit 0 ($?)" test $? = 0
+check "the histogram names what the source cannot see" grep -q '^# Source: kprobes' /tmp/kp.out
+check "-d expiry leaves nothing" clean
+for sig in INT TERM; do
+	rtla fairsrv top -c 1 -q --source kprobe > /dev/null 2>&1 &
+	pid=$!
+	collecting $pid
+	kill -$sig $pid
+	wait $pid
+	check "SIG$sig: exit 0 ($?)" test $? = 0
+	check "SIG$sig leaves nothing" clean
+done
+rtla fairsrv top -c 1 -q --source kprobe > /dev/null 2>&1 &
+pid=$!
+collecting $pid
+kill -KILL $pid
+wait $pid 2> /dev/null
+check "SIGKILL leaves its probes (nothing can remove them)" \
+	grep -q "rtla_fairsrv_$pid/" $T/dynamic_events
+rtla fairsrv hist -c 1 -d 1s --source kprobe > /dev/null 2>&1
+check "the next run removes what a killed one left" clean
+rtla fairsrv hist -c 1 -d 1s --source kprobe -t /tmp/kp.trace -e nosuch:event \
+	> /dev/null 2> /tmp/err.out
+check "an error after the probes were made: exit 1 ($?)" test $? = 1
+check "... and leaves nothing" clean
+
+# A kernel without BTF: what is missing, in one line.
+mkdir -p /tmp/nobtf
+mount --bind /tmp/nobtf /sys/kernel/btf
+rtla fairsrv hist -c 1 -d 1s --source kprobe > /dev/null 2> /tmp/btf.err
+rc=$?
+umount /sys/kernel/btf
+sed 's/^/# /' /tmp/btf.err
+check "no BTF: exit 1 ($rc)" test $rc = 1
+check "no BTF: one line that names CONFIG_DEBUG_INFO_BTF" \
+	test "$(wc -l < /tmp/btf.err)" = 1 -a "$(grep -c CONFIG_DEBUG_INFO_BTF /tmp/btf.err)" = 1
+check "no BTF: nothing left" clean
+done_tap
