@@ -11,10 +11,12 @@
 #
 #   micro.sh plain ROUNDS   ROUNDS runs of each, KIND "plain"
 #   micro.sh tool ROUNDS [no-record-cmd]
-#                           ROUNDS rounds of three runs each, in turn:
+#                           ROUNDS rounds of five runs each, in turn:
 #                           "plain", "server" with rtla fairsrv top -q
 #                           --server-only collecting, "task" with rtla
-#                           fairsrv top -q (fair starvation too); with
+#                           fairsrv top -q (fair starvation too), then
+#                           "kserver" and "kprobe": the same two with
+#                           --source kprobe, the stock-kernel source; with
 #                           no-record-cmd, the top-level option record-cmd
 #                           is off first (an enabled event in any instance
 #                           otherwise records comms at every switch)
@@ -54,4 +56,6 @@ for ((i = 0; i < rounds; i++)); do
 	[ "$mode" = tool ] || continue
 	with server --server-only
 	with task
+	with kserver --source kprobe --server-only
+	with kprobe --source kprobe
 done
