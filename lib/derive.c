@@ -60,10 +60,15 @@ static void server(struct fs_derive_cpu *c, const struct fs_event *ev,
 		c->started = true;
 		put(ev, FS_EV_START, emit, ctx);
 		break;
+	case FS_EV_P_CANCEL:
+		/* Only dl_server_stop() cancels the timer of a server in D. */
+		if (from != FS_ST_RUNNING || to != FS_ST_RUNNING)
+			return;
+		/* fall through */
 	case FS_EV_P_STOP:
 		/*
-		 * Seen on entry: what it leaves behind is A. A function and
-		 * its split-off part may both be probed: once is enough.
+		 * Seen on entry: what it leaves behind is A. A stop may be
+		 * seen twice (its entry, then its cancel): once is enough.
 		 */
 		if (!(ev->flags & FS_FLAG_ACTIVE) || !ev->dl_runtime ||
 		    (c->known && c->state == FS_ST_INIT))
@@ -99,9 +104,11 @@ static void server(struct fs_derive_cpu *c, const struct fs_event *ev,
 		put(ev, FS_EV_DEFER, emit, ctx);
 		break;
 	case FS_EV_P_IDLE_IN:
+	case FS_EV_P_PUT_IN:
 		c->idle_in = (ev->flags & FS_FLAG_ACTIVE) && ev->runtime > 0;
 		return;
 	case FS_EV_P_IDLE_OUT:
+	case FS_EV_P_PUT_OUT:
 		if (!c->idle_in || ev->runtime > 0 ||
 		    !(ev->flags & FS_FLAG_ACTIVE)) {
 			c->idle_in = false;

@@ -5,11 +5,14 @@
  * sched_switch, sched_wakeup(_new) and sched_migrate_task.
  *
  * The server: each probe reads the entity's flags and budget where the
- * function ends (dl_server_stop(): where it begins), and the change from
- * the state last seen names the event, as deadline.c's states A-E do:
+ * function ends (where it begins for a stop), and the change from the
+ * state last seen names the event, as deadline.c's states A-E do:
  *
  *   dl_server_start()      A -> B or D          start (once until a stop)
  *   dl_server_stop()       any -> A             stop (not when inactive)
+ *   hrtimer_try_to_cancel()  of the server's timer, in D:
+ *                                               stop (the pick path has
+ *                                               dl_server_stop() inline)
  *   start_dl_timer()       -> B, armed          defer; from B with a new
  *                                               deadline: postpone first
  *                          D -> E, not armed    throttle
@@ -17,7 +20,8 @@
  *                          other                replenish
  *   dl_task_timer()        B -> B               defer (the timer pushed
  *                                               later while waiting)
- *   dl_server_update_idle_time()  runtime > 0 on entry, 0 on return
+ *   dl_server_update_idle_time(), put_prev_task_idle() (which has it
+ *   inline): runtime left on entry, none on return
  *                                               idle
  *
  * Not seen: parameter writes (sched_fair_server_write() takes no entity).

@@ -29,6 +29,8 @@ struct offsets {
 	unsigned int bit[FS_PROBE_FLAGS];	/* FS_FLAG_* order */
 	unsigned int server_bit;
 	unsigned int rq_cpu, rq_fair_server;
+	unsigned int timer_function;		/* hrtimer.function */
+	unsigned long long dl_task_timer;	/* its address */
 };
 
 /*
@@ -49,8 +51,11 @@ static const struct probe_def probe_defs[] = {
 	{ FS_EV_P_TIMER,	"start_dl_timer",		true },
 	{ FS_EV_P_REPLENISH,	"replenish_dl_entity",		true },
 	{ FS_EV_P_FIRED,	"dl_task_timer",		true },
+	{ FS_EV_P_CANCEL,	"hrtimer_try_to_cancel",	false },
 	{ FS_EV_P_IDLE_IN,	"dl_server_update_idle_time",	false },
 	{ FS_EV_P_IDLE_OUT,	"dl_server_update_idle_time",	true },
+	{ FS_EV_P_PUT_IN,	"put_prev_task_idle",		false },
+	{ FS_EV_P_PUT_OUT,	"put_prev_task_idle",		true },
 };
 
 #define NR_PROBES	(sizeof(probe_defs) / sizeof(probe_defs[0]))
@@ -145,7 +150,7 @@ static int read_offsets(struct offsets *o)
 	};
 	unsigned int bits[FS_PROBE_FLAGS + 1], lo, i;
 	struct btf *btf;
-	int dl, rq, ret = -1;
+	int dl, rq, hr, ret = -1;
 
 	libbpf_set_print(libbpf_print);
 	if (access(BTF_FILE, R_OK)) {
@@ -161,9 +166,10 @@ static int read_offsets(struct offsets *o)
 	}
 	dl = btf__find_by_name_kind(btf, "sched_dl_entity", BTF_KIND_STRUCT);
 	rq = btf__find_by_name_kind(btf, "rq", BTF_KIND_STRUCT);
-	if (dl < 0 || rq < 0) {
+	hr = btf__find_by_name_kind(btf, "hrtimer", BTF_KIND_STRUCT);
+	if (dl < 0 || rq < 0 || hr < 0) {
 		fs_err("the kernel's BTF has no struct %s",
-		       dl < 0 ? "sched_dl_entity" : "rq");
+		       dl < 0 ? "sched_dl_entity" : rq < 0 ? "rq" : "hrtimer");
 		goto out;
 	}
 	if (byte_member(btf, dl, "sched_dl_entity", "runtime", &o->runtime) ||
@@ -173,7 +179,8 @@ static int read_offsets(struct offsets *o)
 	    byte_member(btf, dl, "sched_dl_entity", "rq", &o->rq) ||
 	    byte_member(btf, dl, "sched_dl_entity", "dl_timer", &o->dl_timer) ||
 	    byte_member(btf, rq, "rq", "cpu", &o->rq_cpu) ||
-	    byte_member(btf, rq, "rq", "fair_server", &o->rq_fair_server))
+	    byte_member(btf, rq, "rq", "fair_server", &o->rq_fair_server) ||
+	    byte_member(btf, hr, "hrtimer", "function", &o->timer_function))
 		goto out;
 	for (i = 0; i < FS_PROBE_FLAGS; i++)
 		if (flag_member(btf, dl, flags[i], &bits[i]))
@@ -203,26 +210,32 @@ out:
 
 /*
  * The fetch arguments of the probe of @ev. $arg1 is the entity, or the rq
- * whose fair_server it is (idle time), or its dl_timer (the timer).
+ * whose fair_server it is (idle time), or its dl_timer (the timer's).
  */
 static void fetch_args(const struct offsets *o, enum fs_ev ev, char *buf,
 		       size_t len)
 {
-	bool in_rq = ev == FS_EV_P_IDLE_IN || ev == FS_EV_P_IDLE_OUT;
+	bool in_rq = ev == FS_EV_P_IDLE_IN || ev == FS_EV_P_IDLE_OUT ||
+		     ev == FS_EV_P_PUT_IN || ev == FS_EV_P_PUT_OUT;
+	bool in_timer = ev == FS_EV_P_FIRED || ev == FS_EV_P_CANCEL;
 	long b = in_rq ? (long)o->rq_fair_server :
-		 ev == FS_EV_P_FIRED ? -(long)o->dl_timer : 0;
-	char cpu[48];
+		 in_timer ? -(long)o->dl_timer : 0;
+	char cpu[48], extra[48] = "";
 
 	if (in_rq)
 		snprintf(cpu, sizeof(cpu), "+%u($arg1):s32", o->rq_cpu);
 	else
 		snprintf(cpu, sizeof(cpu), "+%u(%+ld($arg1)):s32", o->rq_cpu,
 			 b + o->rq);
+	if (ev == FS_EV_P_TIMER)
+		snprintf(extra, sizeof(extra), " ret=$retval:s32");
+	else if (ev == FS_EV_P_CANCEL)
+		snprintf(extra, sizeof(extra), " fn=+%u($arg1):u64",
+			 o->timer_function);
 	snprintf(buf, len,
 		 "cpu=%s flags=%+ld($arg1):u32 runtime=%+ld($arg1):s64 deadline=%+ld($arg1):u64 dl_runtime=%+ld($arg1):u64 dl_period=%+ld($arg1):u64%s",
 		 cpu, b + o->word, b + o->runtime, b + o->deadline,
-		 b + o->dl_runtime, b + o->dl_period,
-		 ev == FS_EV_P_TIMER ? " ret=$retval:s32" : "");
+		 b + o->dl_runtime, b + o->dl_period, extra);
 }
 
 /* The filter of a probe, in-kernel: only what can be an event. */
@@ -240,10 +253,17 @@ static void probe_filter(const struct offsets *o, enum fs_ev ev, char *buf,
 	case FS_EV_P_FIRED:
 		snprintf(buf, len, "flags & %u", server);
 		break;
+	case FS_EV_P_CANCEL:
+		/* Every hrtimer is cancelled here: only the servers' pass. */
+		snprintf(buf, len, "fn == %llu && (flags & %u) && (flags & %u)",
+			 o->dl_task_timer, server, active);
+		break;
 	case FS_EV_P_IDLE_IN:
+	case FS_EV_P_PUT_IN:
 		snprintf(buf, len, "(flags & %u) && runtime > 0", active);
 		break;
 	case FS_EV_P_IDLE_OUT:
+	case FS_EV_P_PUT_OUT:
 		snprintf(buf, len, "runtime <= 0");
 		break;
 	default:
@@ -259,15 +279,41 @@ static const char *probe_name(enum fs_ev ev)
 	return fs_ev_name(ev) + strlen("probe_");
 }
 
-/*
- * Where to probe @func on entry: its split-off part if /proc/kallsyms has
- * one, else itself. 0, or -1 if it has neither.
- */
-static int entry_symbol(const char *func, char *sym, size_t len)
+/* A function to find in /proc/kallsyms. */
+struct ksym {
+	const char *func;
+	char sym[256];		/* where to probe its entry */
+	unsigned long long addr;
+	bool found, part;
+};
+
+/* Whether the kallsyms name @name is @k's function or a split-off part. */
+static void match(struct ksym *k, const char *name, unsigned long long addr)
 {
-	size_t n = strlen(func);
-	bool found = false;
+	size_t n = strlen(k->func);
+
+	if (strncmp(name, k->func, n))
+		return;
+	if (!name[n]) {
+		k->addr = addr;
+		if (!k->part)
+			snprintf(k->sym, sizeof(k->sym), "%s", name);
+		k->found = true;
+	} else if (!strncmp(name + n, ".part.", 6)) {
+		snprintf(k->sym, sizeof(k->sym), "%s", name);
+		k->part = true;
+	}
+}
+
+/*
+ * Look the @nr functions of @k up in /proc/kallsyms, in one pass (the file
+ * is slow to read): each one's address, and where to probe its entry, its
+ * split-off part if it has one. 0, or -1 after one error line.
+ */
+static int lookup(struct ksym *k, unsigned int nr)
+{
 	char line[512];
+	unsigned int i;
 	FILE *f;
 
 	f = fopen("/proc/kallsyms", "re");
@@ -276,25 +322,23 @@ static int entry_symbol(const char *func, char *sym, size_t len)
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
+		unsigned long long a;
 		char name[256];
 
-		if (sscanf(line, "%*s %*s %255s", name) != 1 ||
-		    strncmp(name, func, n))
+		if (sscanf(line, "%llx %*s %255s", &a, name) != 2)
 			continue;
-		if (!name[n] && !found) {
-			snprintf(sym, len, "%s", name);
-			found = true;
-		} else if (!strncmp(name + n, ".part.", 6)) {
-			snprintf(sym, len, "%s", name);
-			found = true;
-			break;
-		}
+		for (i = 0; i < nr; i++)
+			match(&k[i], name, a);
 	}
 	fclose(f);
-	if (!found)
-		fs_err("/proc/kallsyms has no %s: this kernel has no fair server to probe",
-		       func);
-	return found ? 0 : -1;
+	for (i = 0; i < nr; i++) {
+		if (!k[i].found) {
+			fs_err("/proc/kallsyms has no %s: this kernel has no fair server to probe",
+			       k[i].func);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* Remove the probes made so far. */
@@ -319,6 +363,7 @@ void fs_probes_destroy(struct fs_probes *pr)
 struct fs_probes *fs_probes_create(struct fs_layout *l)
 {
 	struct fs_probes *pr = calloc(1, sizeof(*pr));
+	struct ksym k[NR_PROBES + 1];
 	char args[384];
 	unsigned int i;
 
@@ -326,17 +371,23 @@ struct fs_probes *fs_probes_create(struct fs_layout *l)
 		fs_err("out of memory");
 		return NULL;
 	}
-	if (read_offsets(&pr->o))
+	memset(k, 0, sizeof(k));
+	for (i = 0; i < NR_PROBES; i++)
+		k[i].func = probe_defs[i].func;
+	k[NR_PROBES].func = "dl_task_timer";
+	if (read_offsets(&pr->o) || lookup(k, NR_PROBES + 1))
 		goto fail;
+	pr->o.dl_task_timer = k[NR_PROBES].addr;
+	if (!pr->o.dl_task_timer) {
+		fs_err("/proc/kallsyms hides the kernel's addresses (kernel.kptr_restrict): the probes need dl_task_timer's");
+		goto fail;
+	}
 	snprintf(pr->group, sizeof(pr->group), GROUP_PREFIX "%d", (int)getpid());
 	for (i = 0; i < NR_PROBES; i++) {
 		const struct probe_def *d = &probe_defs[i];
-		char sym[256];
+		/* A return probe: the function's own return, not its part's. */
+		const char *sym = d->ret ? d->func : k[i].sym;
 
-		if (d->ret)
-			snprintf(sym, sizeof(sym), "%s", d->func);
-		else if (entry_symbol(d->func, sym, sizeof(sym)))
-			goto fail;
 		fetch_args(&pr->o, d->ev, args, sizeof(args));
 		pr->dyn[i] = d->ret ?
 			tracefs_kretprobe_alloc(pr->group, probe_name(d->ev),
