@@ -39,7 +39,7 @@
 #include "model.h"
 
 /* Queued fair tasks kept by name on one CPU; more are counted. */
-#define FS_DERIVE_QUEUED	64
+#define FS_DERIVE_QUEUED	256
 
 struct fs_derive_cpu {
 	/* The fair server, as the probes last showed it. */

@@ -325,9 +325,27 @@ static void test_starvation(void)
 	fs_derive_free(&d);
 }
 
+/* More fair tasks queued on one CPU than are followed: counted. */
+static void test_untracked(void)
+{
+	struct fs_derive d;
+	int i;
+
+	fs_derive_init(&d, 2);
+	nr_out = 0;
+	feed(&d, sw(0, 1 * MS, task(0, 120, "swapper/0"), 0, task(9, 49, "rt")));
+	for (i = 0; i < FS_DERIVE_QUEUED + 3; i++)
+		feed(&d, wake(0, 2 * MS + i, task(1000 + i, 120, "many")));
+	ok(d.untracked == 3 && d.cpu[0].nr_queued == FS_DERIVE_QUEUED,
+	   "tasks beyond the table are counted (%llu)",
+	   (unsigned long long)d.untracked);
+	fs_derive_free(&d);
+}
+
 int main(void)
 {
 	test_server();
 	test_starvation();
+	test_untracked();
 	return tap_done();
 }
