@@ -28,13 +28,15 @@
 #include "record.h"
 
 #define MAX_REPORTS	10	/* mismatches printed in full */
+/* The series' events: the probes' observations come after them. */
+#define NR_SERIES	FS_EV_P_START
 
 struct check {
 	struct tep_handle *tep;
 	struct fs_layout layout;
-	struct tep_event *events[FS_EV_LOST];
-	unsigned long records[FS_EV_LOST];
-	unsigned long bad[FS_EV_LOST];
+	struct tep_event *events[NR_SERIES];
+	unsigned long records[NR_SERIES];
+	unsigned long bad[NR_SERIES];
 	unsigned long reports;
 	struct trace_seq seq;
 };
@@ -178,10 +180,10 @@ static int one(struct tep_event *tev, struct tep_record *rec, int cpu,
 	int i, fid, ret;
 
 	(void)cpu;
-	for (i = 0; i < FS_EV_LOST; i++)
+	for (i = 0; i < NR_SERIES; i++)
 		if (c->events[i] && c->events[i]->id == tev->id)
 			break;
-	if (i == FS_EV_LOST)
+	if (i == NR_SERIES)
 		return 0;
 	c->records[i]++;
 	ret = fs_record_decode(&c->layout, rec->data, rec->size, rec->ts, &ev);
@@ -236,7 +238,7 @@ static int setup(struct check *c)
 		fprintf(stderr, "decode-check: cannot parse the event formats\n");
 		return -1;
 	}
-	for (i = 0; i < FS_EV_LOST; i++) {
+	for (i = 0; i < NR_SERIES; i++) {
 		const char *sys = fs_trace_event_name(i, name, sizeof(name));
 
 		c->events[i] = tep_find_event_by_name(c->tep, sys, name);
@@ -263,7 +265,7 @@ static int record(struct tracefs_instance *inst, unsigned int secs,
 		fprintf(stderr, "decode-check: cannot set up the instance\n");
 		return -1;
 	}
-	for (i = 0; i < FS_EV_LOST; i++) {
+	for (i = 0; i < NR_SERIES; i++) {
 		const char *sys = fs_trace_event_name(i, name, sizeof(name));
 
 		if (tracefs_event_enable(inst, sys, name)) {
@@ -325,7 +327,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "decode-check: cannot read the records\n");
 		goto out;
 	}
-	for (i = 0; i < FS_EV_LOST; i++) {
+	for (i = 0; i < NR_SERIES; i++) {
 		printf("%s: %lu records, %lu mismatches\n", c.events[i]->name,
 		       c.records[i], c.bad[i]);
 		total += c.records[i];
