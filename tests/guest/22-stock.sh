@@ -56,6 +56,10 @@ if [ $series = 1 ]; then
 			k_n=$(jcpu /tmp/kp.json $cpu starvation count)
 			echo "# cpu$cpu events: boosts $e_boosts served $e_served_ns rt_preempted $e_pre starvation n=$e_n max=$e_max"
 			echo "# cpu$cpu kprobe: boosts $k_boosts served $k_served_ns rt_preempted $k_pre starvation n=$k_n max=$k_max"
+			for f in ev kp; do
+				echo "# cpu$cpu $f: served per boost $(grep -o "{\"cpu\":$cpu,\"state.*" /tmp/$f.json |
+					grep -o '"served_per_boost":{[^}]*}' | head -n 1)"
+			done
 			check "cpu$cpu: boosts equal ($k_boosts, events $e_boosts)" \
 				test "$k_boosts" = "$e_boosts"
 			check "cpu$cpu: served within 5% ($k_served_ns, events $e_served_ns)" \
