@@ -55,43 +55,43 @@ static struct fs_task task(int pid, int prio, const char *comm)
 	return t;
 }
 
-static struct fs_event sw(int cpu, uint64_t ts, struct fs_task from,
-			  int64_t state, struct fs_task to)
+/* A scheduler event of @type about @t on @cpu. */
+static struct fs_event sched(enum fs_ev type, int cpu, uint64_t ts,
+			     struct fs_task t)
 {
 	struct fs_event e;
 
 	memset(&e, 0, sizeof(e));
-	e.type = FS_EV_SWITCH;
+	e.type = type;
 	e.cpu = cpu;
 	e.ts = ts;
-	e.from = from;
+	e.from = t;
+	return e;
+}
+
+/* sched_switch on @cpu from @from, in @state, to @to. */
+static struct fs_event sw(int cpu, uint64_t ts, struct fs_task from,
+			  int64_t state, struct fs_task to)
+{
+	struct fs_event e = sched(FS_EV_SWITCH, cpu, ts, from);
+
 	e.to = to;
 	e.from_state = state;
 	return e;
 }
 
+/* sched_wakeup of @t onto @cpu. */
 static struct fs_event wake(int cpu, uint64_t ts, struct fs_task t)
 {
-	struct fs_event e;
-
-	memset(&e, 0, sizeof(e));
-	e.type = FS_EV_WAKEUP;
-	e.cpu = cpu;
-	e.ts = ts;
-	e.from = t;
-	return e;
+	return sched(FS_EV_WAKEUP, cpu, ts, t);
 }
 
+/* sched_migrate_task of @t from @src to @dst. */
 static struct fs_event migrate(int src, int dst, uint64_t ts, struct fs_task t)
 {
-	struct fs_event e;
+	struct fs_event e = sched(FS_EV_MIGRATE, dst, ts, t);
 
-	memset(&e, 0, sizeof(e));
-	e.type = FS_EV_MIGRATE;
-	e.cpu = dst;
 	e.src_cpu = src;
-	e.ts = ts;
-	e.from = t;
 	return e;
 }
 
