@@ -120,8 +120,8 @@ struct fs_probes;
 struct fs_probes *fs_probes_create(struct fs_layout *l);
 void fs_probes_destroy(struct fs_probes *pr);
 const char *fs_probes_event(const struct fs_probes *pr, enum fs_ev ev,
-			    const char **filter);
-const char *fs_probes_name(enum fs_ev ev);
+			    const char **name, const char **filter);
+long long fs_probes_missed(const struct fs_probes *pr);
 void fs_probes_cleanup_stale(void);
 
 struct fs_trace *fs_trace_open(const struct fs_params *p,
@@ -131,6 +131,8 @@ int fs_trace_collect(struct fs_trace *t, fs_sink_fn sink, void *ctx);
 int fs_trace_stop(struct fs_trace *t, fs_sink_fn sink, void *ctx);
 /* Events the buffers overwrote or dropped, from their counters. */
 long long fs_trace_overrun(struct fs_trace *t);
+/* Probe hits the kernel missed (kprobe source), -1 if unknown. */
+long long fs_trace_missed(struct fs_trace *t);
 int fs_trace_save(struct fs_trace *t, const char *file);
 /* Pause or resume the recording that -t and the trace action save. */
 int fs_trace_record(struct fs_trace *t, bool on);

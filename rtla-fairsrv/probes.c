@@ -62,6 +62,8 @@ static const struct probe_def probe_defs[] = {
 
 struct fs_probes {
 	char group[48];
+	/* Event names carry the pid too: kprobe_profile names no group. */
+	char name[NR_PROBES][48];
 	struct offsets o;
 	struct tracefs_dynevent *dyn[NR_PROBES];
 	char filter[NR_PROBES][96];
@@ -353,7 +355,7 @@ void fs_probes_destroy(struct fs_probes *pr)
 			continue;
 		if (tracefs_dynevent_destroy(pr->dyn[i], true))
 			fs_err("cannot remove the probe %s/%s: %s", pr->group,
-			       probe_name(probe_defs[i].ev), strerror(errno));
+			       pr->name[i], strerror(errno));
 		tracefs_dynevent_free(pr->dyn[i]);
 	}
 	free(pr);
@@ -389,11 +391,12 @@ struct fs_probes *fs_probes_create(struct fs_layout *l)
 		const char *sym = d->ret ? d->func : k[i].sym;
 
 		fetch_args(&pr->o, d->ev, args, sizeof(args));
+		snprintf(pr->name[i], sizeof(pr->name[i]), "%s_%d",
+			 probe_name(d->ev), (int)getpid());
 		pr->dyn[i] = d->ret ?
-			tracefs_kretprobe_alloc(pr->group, probe_name(d->ev),
-						sym, args, 0) :
-			tracefs_kprobe_alloc(pr->group, probe_name(d->ev),
-					     sym, args);
+			tracefs_kretprobe_alloc(pr->group, pr->name[i], sym,
+						args, 0) :
+			tracefs_kprobe_alloc(pr->group, pr->name[i], sym, args);
 		if (!pr->dyn[i]) {
 			fs_err("out of memory");
 			goto fail;
@@ -417,7 +420,7 @@ struct fs_probes *fs_probes_create(struct fs_layout *l)
 
 		if (tracefs_dynevent_info(pr->dyn[i], NULL, NULL, NULL, &addr,
 					  NULL) != TRACEFS_DYNEVENT_UNKNOWN)
-			fs_debug("probe %s on %s%s", probe_name(probe_defs[i].ev),
+			fs_debug("probe %s on %s%s", pr->name[i],
 				 addr ? addr : "?",
 				 probe_defs[i].ret ? " (return)" : "");
 		free(addr);
@@ -428,25 +431,48 @@ fail:
 	return NULL;
 }
 
-/* The group, name and filter of observation @ev's probe. */
+/* The group (returned), @name and @filter of observation @ev's probe. */
 const char *fs_probes_event(const struct fs_probes *pr, enum fs_ev ev,
-			    const char **filter)
+			    const char **name, const char **filter)
 {
 	unsigned int i;
 
 	for (i = 0; i < NR_PROBES; i++) {
 		if (probe_defs[i].ev != ev)
 			continue;
+		*name = pr->name[i];
 		*filter = pr->filter[i][0] ? pr->filter[i] : NULL;
 		return pr->group;
 	}
 	return NULL;
 }
 
-/* The name of observation @ev's probe, for tracefs. */
-const char *fs_probes_name(enum fs_ev ev)
+/*
+ * Hits the kernel could not record (a kretprobe out of instances, a probe
+ * hit inside another), from kprobe_profile; -1 if it cannot be read.
+ */
+long long fs_probes_missed(const struct fs_probes *pr)
 {
-	return probe_name(ev);
+	long long missed = 0;
+	char *buf, *line, *save = NULL;
+	unsigned int i;
+
+	buf = tracefs_instance_file_read(NULL, "kprobe_profile", NULL);
+	if (!buf)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char name[64];
+		unsigned long long hits, miss;
+
+		if (sscanf(line, "%63s %llu %llu", name, &hits, &miss) != 3)
+			continue;
+		for (i = 0; i < NR_PROBES; i++)
+			if (!strcmp(name, pr->name[i]))
+				missed += (long long)miss;
+	}
+	free(buf);
+	return missed;
 }
 
 /* Remove the probes of rtla fairsrv processes that no longer exist. */

@@ -612,7 +612,7 @@ int fs_main(int argc, char **argv, enum fs_mode mode)
 	struct fs_params params;
 	struct fs_trace *t = NULL;
 	struct run run = { 0 };
-	long long overrun;
+	long long overrun, missed;
 	int ret = FS_EXIT_ERROR;
 	uint64_t now;
 
@@ -640,6 +640,15 @@ int fs_main(int argc, char **argv, enum fs_mode mode)
 	 * record reported. */
 	if (overrun > run.lost)
 		run.lost = overrun;
+	/* The kprobe source: hits the kernel missed are lost events too. */
+	missed = fs_trace_missed(t);
+	if (missed > 0) {
+		fs_err("the kernel missed %lld probe hits (kprobe_profile): counted as lost",
+		       missed);
+		run.lost += missed;
+	} else if (missed < 0) {
+		run.lost_unknown = true;
+	}
 	if (finish(&run, now))
 		goto out;
 	/* An episode the end of the run closed may cross too. */

@@ -173,9 +173,11 @@ static void define_probes(struct fs_trace *t)
 		struct ev_def *d = &t->ev[i];
 
 		if (i < FS_EV_SWITCH) {
-			d->system = fs_probes_event(t->probes, i, &d->filter);
-			snprintf(d->name, sizeof(d->name), "%s",
-				 fs_probes_name(i));
+			const char *name = "";
+
+			d->system = fs_probes_event(t->probes, i, &name,
+						    &d->filter);
+			snprintf(d->name, sizeof(d->name), "%s", name);
 			d->group = GROUP_SERVER;
 		} else {
 			d->system = "sched";
@@ -688,6 +690,12 @@ long long fs_trace_overrun(struct fs_trace *t)
 		free(buf);
 	}
 	return overrun;
+}
+
+/* Probe hits the kernel missed, for the kprobe source; 0 otherwise. */
+long long fs_trace_missed(struct fs_trace *t)
+{
+	return t->probes ? fs_probes_missed(t->probes) : 0;
 }
 
 /* Stop recording and hand what is left to @sink. */

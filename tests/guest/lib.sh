@@ -125,7 +125,7 @@ collecting() {
 		# The series' start event, or the kprobe source's.
 		[ "$(cat "$dir/tracing_on" 2>/dev/null)" = 1 ] &&
 			cat "$dir/events/sched/sched_dl_server_start/enable" \
-				"$dir/events/rtla_fairsrv_$1/start/enable" \
+				"$dir/events/rtla_fairsrv_$1/start_$1/enable" \
 				2>/dev/null | grep -qx 1 && return 0
 		kill -0 "$1" 2>/dev/null || return 1
 		sleep 0.05
