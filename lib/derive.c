@@ -60,15 +60,12 @@ static void server(struct fs_derive_cpu *c, const struct fs_event *ev,
 		c->started = true;
 		put(ev, FS_EV_START, emit, ctx);
 		break;
-	case FS_EV_P_CANCEL:
-		/* Only dl_server_stop() cancels the timer of a server in D. */
-		if (from != FS_ST_RUNNING || to != FS_ST_RUNNING)
-			return;
-		/* fall through */
+	case FS_EV_P_NONCONT:
 	case FS_EV_P_STOP:
 		/*
 		 * Seen on entry: what it leaves behind is A. A stop may be
-		 * seen twice (its entry, then its cancel): once is enough.
+		 * seen twice (dl_server_stop(), then the dequeue in it):
+		 * once is enough.
 		 */
 		if (!(ev->flags & FS_FLAG_ACTIVE) || !ev->dl_runtime ||
 		    (c->known && c->state == FS_ST_INIT))

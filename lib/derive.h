@@ -10,9 +10,10 @@
  *
  *   dl_server_start()      A -> B or D          start (once until a stop)
  *   dl_server_stop()       any -> A             stop (not when inactive)
- *   hrtimer_try_to_cancel()  of the server's timer, in D:
- *                                               stop (the pick path has
- *                                               dl_server_stop() inline)
+ *   task_non_contending()  any -> A             stop (the pick path has
+ *                                               dl_server_stop() inline;
+ *                                               only a stop dequeues a
+ *                                               server to sleep)
  *   start_dl_timer()       -> B, armed          defer; from B with a new
  *                                               deadline: postpone first
  *                          D -> E, not armed    throttle

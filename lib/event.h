@@ -70,7 +70,7 @@ enum fs_ev {
 	FS_EV_P_TIMER,		/* start_dl_timer() returned */
 	FS_EV_P_REPLENISH,	/* replenish_dl_entity() returned */
 	FS_EV_P_FIRED,		/* dl_task_timer() returned */
-	FS_EV_P_CANCEL,		/* the server's timer cancelled */
+	FS_EV_P_NONCONT,	/* task_non_contending() called */
 	FS_EV_P_IDLE_IN,	/* dl_server_update_idle_time() called */
 	FS_EV_P_IDLE_OUT,	/* ... and returned */
 	FS_EV_P_PUT_IN,		/* put_prev_task_idle() called */

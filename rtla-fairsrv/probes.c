@@ -29,8 +29,6 @@ struct offsets {
 	unsigned int bit[FS_PROBE_FLAGS];	/* FS_FLAG_* order */
 	unsigned int server_bit;
 	unsigned int rq_cpu, rq_fair_server;
-	unsigned int timer_function;		/* hrtimer.function */
-	unsigned long long dl_task_timer;	/* its address */
 };
 
 /*
@@ -51,7 +49,7 @@ static const struct probe_def probe_defs[] = {
 	{ FS_EV_P_TIMER,	"start_dl_timer",		true },
 	{ FS_EV_P_REPLENISH,	"replenish_dl_entity",		true },
 	{ FS_EV_P_FIRED,	"dl_task_timer",		true },
-	{ FS_EV_P_CANCEL,	"hrtimer_try_to_cancel",	false },
+	{ FS_EV_P_NONCONT,	"task_non_contending",		false },
 	{ FS_EV_P_IDLE_IN,	"dl_server_update_idle_time",	false },
 	{ FS_EV_P_IDLE_OUT,	"dl_server_update_idle_time",	true },
 	{ FS_EV_P_PUT_IN,	"put_prev_task_idle",		false },
@@ -152,7 +150,7 @@ static int read_offsets(struct offsets *o)
 	};
 	unsigned int bits[FS_PROBE_FLAGS + 1], lo, i;
 	struct btf *btf;
-	int dl, rq, hr, ret = -1;
+	int dl, rq, ret = -1;
 
 	libbpf_set_print(libbpf_print);
 	if (access(BTF_FILE, R_OK)) {
@@ -168,10 +166,9 @@ static int read_offsets(struct offsets *o)
 	}
 	dl = btf__find_by_name_kind(btf, "sched_dl_entity", BTF_KIND_STRUCT);
 	rq = btf__find_by_name_kind(btf, "rq", BTF_KIND_STRUCT);
-	hr = btf__find_by_name_kind(btf, "hrtimer", BTF_KIND_STRUCT);
-	if (dl < 0 || rq < 0 || hr < 0) {
+	if (dl < 0 || rq < 0) {
 		fs_err("the kernel's BTF has no struct %s",
-		       dl < 0 ? "sched_dl_entity" : rq < 0 ? "rq" : "hrtimer");
+		       dl < 0 ? "sched_dl_entity" : "rq");
 		goto out;
 	}
 	if (byte_member(btf, dl, "sched_dl_entity", "runtime", &o->runtime) ||
@@ -181,8 +178,7 @@ static int read_offsets(struct offsets *o)
 	    byte_member(btf, dl, "sched_dl_entity", "rq", &o->rq) ||
 	    byte_member(btf, dl, "sched_dl_entity", "dl_timer", &o->dl_timer) ||
 	    byte_member(btf, rq, "rq", "cpu", &o->rq_cpu) ||
-	    byte_member(btf, rq, "rq", "fair_server", &o->rq_fair_server) ||
-	    byte_member(btf, hr, "hrtimer", "function", &o->timer_function))
+	    byte_member(btf, rq, "rq", "fair_server", &o->rq_fair_server))
 		goto out;
 	for (i = 0; i < FS_PROBE_FLAGS; i++)
 		if (flag_member(btf, dl, flags[i], &bits[i]))
@@ -219,25 +215,20 @@ static void fetch_args(const struct offsets *o, enum fs_ev ev, char *buf,
 {
 	bool in_rq = ev == FS_EV_P_IDLE_IN || ev == FS_EV_P_IDLE_OUT ||
 		     ev == FS_EV_P_PUT_IN || ev == FS_EV_P_PUT_OUT;
-	bool in_timer = ev == FS_EV_P_FIRED || ev == FS_EV_P_CANCEL;
 	long b = in_rq ? (long)o->rq_fair_server :
-		 in_timer ? -(long)o->dl_timer : 0;
-	char cpu[48], extra[48] = "";
+		 ev == FS_EV_P_FIRED ? -(long)o->dl_timer : 0;
+	char cpu[48];
 
 	if (in_rq)
 		snprintf(cpu, sizeof(cpu), "+%u($arg1):s32", o->rq_cpu);
 	else
 		snprintf(cpu, sizeof(cpu), "+%u(%+ld($arg1)):s32", o->rq_cpu,
 			 b + o->rq);
-	if (ev == FS_EV_P_TIMER)
-		snprintf(extra, sizeof(extra), " ret=$retval:s32");
-	else if (ev == FS_EV_P_CANCEL)
-		snprintf(extra, sizeof(extra), " fn=+%u($arg1):u64",
-			 o->timer_function);
 	snprintf(buf, len,
 		 "cpu=%s flags=%+ld($arg1):u32 runtime=%+ld($arg1):s64 deadline=%+ld($arg1):u64 dl_runtime=%+ld($arg1):u64 dl_period=%+ld($arg1):u64%s",
 		 cpu, b + o->word, b + o->runtime, b + o->deadline,
-		 b + o->dl_runtime, b + o->dl_period, extra);
+		 b + o->dl_runtime, b + o->dl_period,
+		 ev == FS_EV_P_TIMER ? " ret=$retval:s32" : "");
 }
 
 /* The filter of a probe, in-kernel: only what can be an event. */
@@ -255,10 +246,10 @@ static void probe_filter(const struct offsets *o, enum fs_ev ev, char *buf,
 	case FS_EV_P_FIRED:
 		snprintf(buf, len, "flags & %u", server);
 		break;
-	case FS_EV_P_CANCEL:
-		/* Every hrtimer is cancelled here: only the servers' pass. */
-		snprintf(buf, len, "fn == %llu && (flags & %u) && (flags & %u)",
-			 o->dl_task_timer, server, active);
+	case FS_EV_P_NONCONT:
+		/* DL tasks go to sleep here too: only the servers pass. */
+		snprintf(buf, len, "(flags & %u) && (flags & %u)", server,
+			 active);
 		break;
 	case FS_EV_P_IDLE_IN:
 	case FS_EV_P_PUT_IN:
@@ -285,19 +276,17 @@ static const char *probe_name(enum fs_ev ev)
 struct ksym {
 	const char *func;
 	char sym[256];		/* where to probe its entry */
-	unsigned long long addr;
 	bool found, part;
 };
 
 /* Whether the kallsyms name @name is @k's function or a split-off part. */
-static void match(struct ksym *k, const char *name, unsigned long long addr)
+static void match(struct ksym *k, const char *name)
 {
 	size_t n = strlen(k->func);
 
 	if (strncmp(name, k->func, n))
 		return;
 	if (!name[n]) {
-		k->addr = addr;
 		if (!k->part)
 			snprintf(k->sym, sizeof(k->sym), "%s", name);
 		k->found = true;
@@ -309,8 +298,8 @@ static void match(struct ksym *k, const char *name, unsigned long long addr)
 
 /*
  * Look the @nr functions of @k up in /proc/kallsyms, in one pass (the file
- * is slow to read): each one's address, and where to probe its entry, its
- * split-off part if it has one. 0, or -1 after one error line.
+ * is slow to read): where to probe each one's entry, its split-off part if
+ * it has one. 0, or -1 after one error line.
  */
 static int lookup(struct ksym *k, unsigned int nr)
 {
@@ -324,13 +313,12 @@ static int lookup(struct ksym *k, unsigned int nr)
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		unsigned long long a;
 		char name[256];
 
-		if (sscanf(line, "%llx %*s %255s", &a, name) != 2)
+		if (sscanf(line, "%*s %*s %255s", name) != 1)
 			continue;
 		for (i = 0; i < nr; i++)
-			match(&k[i], name, a);
+			match(&k[i], name);
 	}
 	fclose(f);
 	for (i = 0; i < nr; i++) {
@@ -365,7 +353,7 @@ void fs_probes_destroy(struct fs_probes *pr)
 struct fs_probes *fs_probes_create(struct fs_layout *l)
 {
 	struct fs_probes *pr = calloc(1, sizeof(*pr));
-	struct ksym k[NR_PROBES + 1];
+	struct ksym k[NR_PROBES];
 	char args[384];
 	unsigned int i;
 
@@ -376,14 +364,8 @@ struct fs_probes *fs_probes_create(struct fs_layout *l)
 	memset(k, 0, sizeof(k));
 	for (i = 0; i < NR_PROBES; i++)
 		k[i].func = probe_defs[i].func;
-	k[NR_PROBES].func = "dl_task_timer";
-	if (read_offsets(&pr->o) || lookup(k, NR_PROBES + 1))
+	if (read_offsets(&pr->o) || lookup(k, NR_PROBES))
 		goto fail;
-	pr->o.dl_task_timer = k[NR_PROBES].addr;
-	if (!pr->o.dl_task_timer) {
-		fs_err("/proc/kallsyms hides the kernel's addresses (kernel.kptr_restrict): the probes need dl_task_timer's");
-		goto fail;
-	}
 	snprintf(pr->group, sizeof(pr->group), GROUP_PREFIX "%d", (int)getpid());
 	for (i = 0; i < NR_PROBES; i++) {
 		const struct probe_def *d = &probe_defs[i];

@@ -153,23 +153,19 @@ static void test_server(void)
 	n = nr_out;
 	feed(&d, probe(FS_EV_P_REPLENISH, 1001 * MS, A_ | U_, 50 * MS, 2001 * MS));
 	ok(nr_out == n + 1 && out[n].type == FS_EV_REPLENISH, "E to D is a replenishment");
-	/* The server's timer cancelled while waiting (a postponement): no stop. */
-	n = nr_out;
-	feed(&d, probe(FS_EV_P_CANCEL, 1002 * MS, A_ | T_ | U_, 0, 1001 * MS));
-	ok(nr_out == n, "a cancel outside D is no stop");
 	feed(&d, probe(FS_EV_P_REPLENISH, 1003 * MS, A_ | U_, 50 * MS, 2001 * MS));
-	/* The pick path's stop, dl_server_stop() inline: its cancel in D. */
+	/* The pick path's stop, dl_server_stop() inline: its dequeue. */
 	n = nr_out;
-	feed(&d, probe(FS_EV_P_CANCEL, 1005 * MS, A_ | U_, 45 * MS, 2001 * MS));
+	feed(&d, probe(FS_EV_P_NONCONT, 1005 * MS, A_ | U_, 45 * MS, 2001 * MS));
 	ok(nr_out == n + 1 && out[n].type == FS_EV_STOP && !(out[n].flags & A_),
-	   "a cancel in D is the inline stop");
-	/* Started again at once (D), then dl_server_stop() and its cancel. */
+	   "the dequeue to sleep is the inline stop");
+	/* Started again at once (D), then dl_server_stop() and its dequeue. */
 	feed(&d, probe(FS_EV_P_START, 1006 * MS, A_ | U_, 45 * MS, 2001 * MS));
 	n = nr_out;
 	feed(&d, probe(FS_EV_P_STOP, 1010 * MS, A_ | U_, 40 * MS, 2001 * MS));
-	feed(&d, probe(FS_EV_P_CANCEL, 1010 * MS, A_ | U_, 40 * MS, 2001 * MS));
+	feed(&d, probe(FS_EV_P_NONCONT, 1010 * MS, A_ | U_, 40 * MS, 2001 * MS));
 	ok(nr_out == n + 1 && out[n].type == FS_EV_STOP,
-	   "dl_server_stop() and its cancel: one stop");
+	   "dl_server_stop() and the dequeue in it: one stop");
 	/* Idle time charged on leaving the idle task. */
 	feed(&d, probe(FS_EV_P_START, 1011 * MS, A_ | U_, 40 * MS, 2001 * MS));
 	n = nr_out;
