@@ -210,14 +210,17 @@ static void sched_switch(struct fs_derive *d, const struct fs_event *ev,
 	struct fs_derive_cpu *c = &d->cpu[ev->cpu];
 	const struct fs_task *prev = &ev->from, *next = &ev->to;
 	bool runnable = !(ev->from_state & STATE_MASK);
-	bool preempted = false;
+	bool preempted = fs_prio_fair(prev->pid, prev->prio) && runnable;
 	unsigned int i;
 
-	if (fs_prio_fair(prev->pid, prev->prio) && runnable)
-		preempted = enqueue(d, c, prev);
+	if (preempted)
+		enqueue(d, c, prev);	/* already there if found queued */
+	else
+		dequeue(c, prev->pid);	/* found queued, but it ran */
 	dequeue(c, next->pid);
 	c->curr = *next;
 	c->curr_known = true;
+	c->curr_found = false;
 	if (c->open && !c->nr_queued && higher(next)) {
 		/* The last one waiting became a higher class's task. */
 		end(c, ev->cpu, ev->ts, FS_END_LEFT, NULL, emit, ctx);
@@ -271,6 +274,34 @@ static void sched_wakeup(struct fs_derive *d, const struct fs_event *ev,
 		wait(c, ev->cpu, ev->ts, &ev->from, FS_WAIT_WAKEUP, emit, ctx);
 }
 
+/*
+ * A task found runnable on @ev->cpu at start (tracing is on by then). A
+ * switch seen before tells what runs; else the first task of a higher
+ * class found is taken as running (they come highest first). Fair tasks
+ * found are queued, unless running: behind a higher class they wait, since
+ * before the run. Fair tasks alone: one of them runs, unknown which; all
+ * are queued, and the first switch takes the one that ran off the queue.
+ */
+static void found_task(struct fs_derive *d, const struct fs_event *ev,
+		       fs_derive_fn emit, void *ctx)
+{
+	struct fs_derive_cpu *c = &d->cpu[ev->cpu];
+
+	if (higher(&ev->from)) {
+		if (!c->curr_known) {
+			c->curr = ev->from;
+			c->curr_known = true;
+			c->curr_found = true;
+		}
+		return;
+	}
+	if (!fs_prio_fair(ev->from.pid, ev->from.prio) ||
+	    (c->curr_known && c->curr.pid == ev->from.pid) ||
+	    !enqueue(d, c, &ev->from) || !c->curr_known || !higher(&c->curr))
+		return;
+	wait(c, ev->cpu, ev->ts, &ev->from, FS_WAIT_UNSEEN, emit, ctx);
+}
+
 /* sched_migrate_task of @ev->from from @ev->src_cpu to @ev->cpu. */
 static void sched_migrate(struct fs_derive *d, const struct fs_event *ev,
 			  fs_derive_fn emit, void *ctx)
@@ -302,6 +333,7 @@ static void sched_migrate(struct fs_derive *d, const struct fs_event *ev,
 static void forget(struct fs_derive_cpu *c)
 {
 	c->curr_known = false;
+	c->curr_found = false;
 	c->nr_queued = 0;
 	c->open = false;
 	c->known = false;
@@ -347,6 +379,9 @@ void fs_derive_event(struct fs_derive *d, const struct fs_event *ev,
 		break;
 	case FS_EV_MIGRATE:
 		sched_migrate(d, ev, emit, ctx);
+		break;
+	case FS_EV_FOUND_TASK:
+		found_task(d, ev, emit, ctx);
 		break;
 	case FS_EV_LOST:
 		lost(d, ev, emit, ctx);

@@ -29,7 +29,10 @@
  *
  * Starvation: which fair tasks are runnable on each CPU and what runs
  * there, from every switch, wakeup and migration; an episode is open while
- * one is queued and a task of a higher class runs.
+ * one is queued and a task of a higher class runs. What ran before the
+ * first switch seen comes from the tasks found runnable at start
+ * (FS_EV_FOUND_TASK, the highest priority of a CPU first): an episode
+ * found open then is one whose start was not seen.
  */
 #ifndef FAIRSRV_DERIVE_H
 #define FAIRSRV_DERIVE_H
@@ -51,6 +54,7 @@ struct fs_derive_cpu {
 	bool idle_in;		/* an idle charge began with runtime left */
 	/* The scheduler. */
 	bool curr_known;
+	bool curr_found;	/* curr is a guess from the tasks found */
 	struct fs_task curr;
 	struct fs_task queued[FS_DERIVE_QUEUED];
 	unsigned int nr_queued;

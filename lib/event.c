@@ -35,6 +35,7 @@ static const char *const ev_names[FS_EV_NR] = {
 	[FS_EV_WAKEUP]		= "sched_wakeup",
 	[FS_EV_WAKEUP_NEW]	= "sched_wakeup_new",
 	[FS_EV_MIGRATE]		= "sched_migrate_task",
+	[FS_EV_FOUND_TASK]	= "found_task",
 	[FS_EV_LOST]		= "lost",
 	[FS_EV_FOUND]		= "found",
 };

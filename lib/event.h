@@ -79,6 +79,8 @@ enum fs_ev {
 	FS_EV_WAKEUP,
 	FS_EV_WAKEUP_NEW,
 	FS_EV_MIGRATE,
+	/* A task found runnable on a CPU at start (/proc), for derive.h. */
+	FS_EV_FOUND_TASK,
 	/* The tool's marks: events lost before ts; the server found at start. */
 	FS_EV_LOST,
 	FS_EV_FOUND,
@@ -91,7 +93,7 @@ enum fs_ev {
 /* Whether @ev is an observation that derive.h turns into events. */
 static inline bool fs_ev_observed(enum fs_ev ev)
 {
-	return ev >= FS_EV_P_START && ev <= FS_EV_MIGRATE;
+	return ev >= FS_EV_P_START && ev <= FS_EV_FOUND_TASK;
 }
 
 /* A task as the events name it; pid 0 when not known. */

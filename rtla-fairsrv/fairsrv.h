@@ -96,6 +96,8 @@ void fs_free_params(struct fs_params *p);
 int fs_system_cpus(void);
 int fs_system_server(int cpu, uint64_t *runtime, uint64_t *period);
 uint64_t fs_system_now(void);
+int fs_system_runnable(int (*fn)(void *ctx, int cpu, const struct fs_task *t),
+		       void *ctx);
 
 /* trace.c: the tracefs session, a source of decoded events. */
 struct fs_trace;

@@ -350,6 +350,69 @@ static void found(struct run *run)
 	}
 }
 
+/* The tasks found runnable at start, kept to be sorted. */
+struct found {
+	struct fs_event *ev;
+	size_t nr, cap;
+};
+
+/* fs_system_runnable() callback: keep one task. */
+static int keep_found(void *ctx, int cpu, const struct fs_task *t)
+{
+	struct found *f = ctx;
+
+	if (f->nr == f->cap) {
+		size_t cap = f->cap ? 2 * f->cap : 256;
+		struct fs_event *ev = realloc(f->ev, cap * sizeof(*ev));
+
+		if (!ev)
+			return -1;
+		f->ev = ev;
+		f->cap = cap;
+	}
+	memset(&f->ev[f->nr], 0, sizeof(f->ev[0]));
+	f->ev[f->nr].type = FS_EV_FOUND_TASK;
+	f->ev[f->nr].cpu = cpu;
+	f->ev[f->nr].from = *t;
+	f->nr++;
+	return 0;
+}
+
+/* By CPU, the highest priority (lowest kernel prio) first. */
+static int by_cpu_prio(const void *a, const void *b)
+{
+	const struct fs_event *x = a, *y = b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu - y->cpu;
+	return x->from.prio - y->from.prio;
+}
+
+/*
+ * The kprobe source: the tasks runnable now, read once tracing is on, as
+ * what the run found at its start (derive.h). Every switch recorded since
+ * comes after them and overrides them. Without them, an episode open
+ * before the run would stay unseen until it ends.
+ */
+static void found_tasks(struct run *run)
+{
+	struct found f = { 0 };
+	size_t i;
+
+	if (fs_system_runnable(keep_found, &f)) {
+		fs_debug("cannot read the runnable tasks from /proc: episodes open at start are not seen");
+		free(f.ev);
+		return;
+	}
+	qsort(f.ev, f.nr, sizeof(*f.ev), by_cpu_prio);
+	for (i = 0; i < f.nr; i++) {
+		f.ev[i].ts = run->start_ns;
+		if (queue(run, &f.ev[i]))
+			break;
+	}
+	free(f.ev);
+}
+
 /* init: check the environment, set up the models, open the session. */
 static struct fs_trace *init(const struct fs_params *p, struct run *run)
 {
@@ -442,7 +505,11 @@ static int apply_config(struct run *run, struct fs_trace *t)
 	/* The run begins before the first event can be recorded. */
 	run->start_ns = fs_system_now();
 	found(run);
-	return fs_trace_start(t);
+	if (fs_trace_start(t))
+		return -1;
+	if (run->derived)
+		found_tasks(run);
+	return 0;
 }
 
 /* Stop on every signal that would end the tool; a closed pipe is seen

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the system says outside tracefs: how many CPUs it has, the fair
- * servers' parameters in debugfs (read only), and the trace clock's time.
+ * servers' parameters in debugfs (read only), the trace clock's time, and
+ * the tasks runnable now (/proc).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -66,4 +69,89 @@ uint64_t fs_system_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Read /proc/@pid/task/@tid/stat into @t and @cpu; 1 if the task is
+ * runnable (state R), 0 if not or gone.
+ */
+static int runnable_task(const char *pid, const char *tid, struct fs_task *t,
+			 int *cpu)
+{
+	char path[600], buf[1024], *open, *close, *tok, *save = NULL;
+	int field = 2, prio = 0, ok = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/task/%s/stat", pid, tid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return 0;
+	}
+	fclose(f);
+	/* "tid (comm) state ...": the comm may hold anything but ")". */
+	open = strchr(buf, '(');
+	close = strrchr(buf, ')');
+	if (!open || !close || close < open)
+		return 0;
+	memset(t, 0, sizeof(*t));
+	t->pid = atoi(tid);
+	snprintf(t->comm, sizeof(t->comm), "%.*s",
+		 (int)(close - open - 1 < FS_COMM_LEN - 1 ?
+		       close - open - 1 : FS_COMM_LEN - 1), open + 1);
+	for (tok = strtok_r(close + 1, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		field++;
+		if (field == 3 && strcmp(tok, "R"))
+			return 0;
+		if (field == 18)
+			prio = atoi(tok);
+		if (field == 39) {
+			*cpu = atoi(tok);
+			ok = 1;
+			break;
+		}
+	}
+	/* Field 18 is the kernel prio less MAX_RT_PRIO (100). */
+	t->prio = prio + 100;
+	return ok;
+}
+
+/* Hand every task runnable now, with its CPU, to @fn; -1 if no /proc. */
+int fs_system_runnable(int (*fn)(void *ctx, int cpu, const struct fs_task *t),
+		       void *ctx)
+{
+	struct dirent *p, *t;
+	DIR *procs, *tasks;
+	char path[300];
+
+	procs = opendir("/proc");
+	if (!procs)
+		return -1;
+	while ((p = readdir(procs))) {
+		if (p->d_name[0] < '1' || p->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/task", p->d_name);
+		tasks = opendir(path);
+		if (!tasks)
+			continue;	/* gone */
+		while ((t = readdir(tasks))) {
+			struct fs_task task;
+			int cpu;
+
+			if (t->d_name[0] == '.' ||
+			    !runnable_task(p->d_name, t->d_name, &task, &cpu))
+				continue;
+			if (fn(ctx, cpu, &task)) {
+				closedir(tasks);
+				closedir(procs);
+				return -1;
+			}
+		}
+		closedir(tasks);
+	}
+	closedir(procs);
+	return 0;
 }

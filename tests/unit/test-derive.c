@@ -338,8 +338,66 @@ static void test_untracked(void)
 	fs_derive_free(&d);
 }
 
+/* Tasks found runnable at start: episodes that began before the run. */
+static void test_found(void)
+{
+	struct fs_task hog = task(50, 49, "hog"), fair = task(51, 120, "fair");
+	struct fs_task a = task(60, 120, "a"), b = task(61, 120, "b");
+	struct fs_derive d;
+	struct fs_event e;
+	int n;
+
+	fs_derive_init(&d, 4);
+	nr_out = 0;
+	/* CPU 1: a FIFO hog and a fair task it starves, highest first. */
+	feed(&d, sched(FS_EV_FOUND_TASK, 1, 5 * MS, hog));
+	feed(&d, sched(FS_EV_FOUND_TASK, 1, 5 * MS, fair));
+	ok(nr_out == 1 && out[0].type == FS_EV_WAIT && out[0].first &&
+	   out[0].why == FS_WAIT_UNSEEN && out[0].holder.pid == 50,
+	   "found behind a FIFO task: a wait whose start was not seen");
+	n = nr_out;
+	feed(&d, sw(1, 900 * MS, hog, 0x100, fair));
+	ok(nr_out == n + 1 && out[n].type == FS_EV_END &&
+	   out[n].why == FS_END_SERVED, "it ends when the server runs it");
+	/* CPU 2: a switch seen first tells what runs; the fair task it ran
+	 * is not queued, another one found is, behind a fair task. */
+	feed(&d, sw(2, 4 * MS, task(0, 120, "swapper/2"), 0, fair));
+	n = nr_out;
+	feed(&d, sched(FS_EV_FOUND_TASK, 2, 5 * MS, hog));
+	feed(&d, sched(FS_EV_FOUND_TASK, 2, 5 * MS, fair));
+	feed(&d, sched(FS_EV_FOUND_TASK, 2, 5 * MS, a));
+	ok(nr_out == n && d.cpu[2].curr.pid == 51 && d.cpu[2].nr_queued == 1,
+	   "after a switch: what runs is known, the others are queued");
+	/* CPU 0: a FIFO task switched in before the scan (migration/0 and
+	 * back); a fair task found queued waits behind it. */
+	feed(&d, sw(0, 4 * MS, task(12, 0, "migration/0"), 1, hog));
+	n = nr_out;
+	feed(&d, sched(FS_EV_FOUND_TASK, 0, 5 * MS, hog));
+	feed(&d, sched(FS_EV_FOUND_TASK, 0, 5 * MS, b));
+	ok(nr_out == n + 1 && out[n].why == FS_WAIT_UNSEEN && out[n].first,
+	   "found queued behind the FIFO task a switch showed: a wait");
+	feed(&d, sw(0, 6 * MS, hog, 1, b));
+	/* CPU 3: two fair tasks, one of them runs: no wait until a FIFO task
+	 * preempts the one that ran, then both wait. */
+	n = nr_out;
+	feed(&d, sched(FS_EV_FOUND_TASK, 3, 5 * MS, a));
+	feed(&d, sched(FS_EV_FOUND_TASK, 3, 5 * MS, b));
+	ok(nr_out == n, "fair tasks alone: no wait");
+	feed(&d, sw(3, 10 * MS, a, 0x100, hog));
+	ok(nr_out == n + 2 && out[n].why == FS_WAIT_PREEMPTED &&
+	   out[n + 1].task.pid == 61, "preempted, and the other found one waits");
+	/* A found task that ran and slept leaves the queue. */
+	e = sw(3, 20 * MS, hog, 1, b);
+	feed(&d, e);
+	feed(&d, sw(3, 30 * MS, b, 1, hog));
+	ok(d.cpu[3].nr_queued == 1 && d.cpu[3].queued[0].pid == 60,
+	   "a found task that slept is off the queue");
+	fs_derive_free(&d);
+}
+
 int main(void)
 {
+	test_found();
 	test_server();
 	test_starvation();
 	test_untracked();
