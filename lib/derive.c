@@ -387,9 +387,14 @@ void fs_derive_event(struct fs_derive *d, const struct fs_event *ev,
 		lost(d, ev, emit, ctx);
 		break;
 	case FS_EV_HOTPLUG:
+		/*
+		 * One mark per step of a change, as the model takes them:
+		 * the steps the dying CPU runs itself come before it is
+		 * down, and do not bring it up.
+		 */
 		if (ev->down) {
 			d->cpu[ev->cpu].down = true;
-		} else {
+		} else if (d->cpu[ev->cpu].down) {
 			forget(&d->cpu[ev->cpu]);
 			d->cpu[ev->cpu].down = false;
 		}

@@ -84,6 +84,48 @@ else
 	sed 's/^/# /' /tmp/ev.err
 fi
 
+# Lost events: a 4 kB buffer under FIFO/fair load on CPUs 1-3, where the
+# scheduler's events alone fill it; they are reported, and every CPU's
+# model is told (its lost marks).
+hog 1 6; hog 2 6; hog 3 6
+rtla fairsrv hist -c 1-3 -H 0 -d 3s --source kprobe --trace-buffer-size 4 --json \
+	> /tmp/lost.json 2> /tmp/lost.err
+rc=$?
+lost=$(jget /tmp/lost.json '"lost":')
+check "lost events, kprobe source: exit 0 ($rc), reported ($lost)" \
+	test "$rc" = 0 -a "${lost:-0}" -gt 0
+check "each CPU's model was told of the loss" \
+	test "$(jcpu /tmp/lost.json 1 lost_marks)" -gt 0 -a \
+	"$(jcpu /tmp/lost.json 2 lost_marks)" -gt 0 -a \
+	"$(jcpu /tmp/lost.json 3 lost_marks)" -gt 0
+wait $probes
+probes=
+
+# A CPU that goes offline under load and comes back: the waits there end,
+# no transition is invalid, the time offline is counted.
+rtla fairsrv hist -c 1-3 -H 0 --source kprobe --json > /tmp/off.json 2> /tmp/off.err &
+tool=$!
+collecting $tool
+hog 2 4
+sleep 1
+echo 0 > /sys/devices/system/cpu/cpu2/online
+sleep 1
+echo 1 > /sys/devices/system/cpu/cpu2/online
+wait $probes
+probes=
+kill -INT $tool
+wait $tool
+rc=$?
+sed 's/^/# stderr: /' /tmp/off.err
+check "CPU 2 offline and back, kprobe source: exit 0 ($rc)" test $rc = 0
+check "CPU 2: no invalid transition ($(jcpu /tmp/off.json 2 invalid))" \
+	test "$(jcpu /tmp/off.json 2 invalid)" = 0
+check "CPU 2: time offline counted ($(jcpu /tmp/off.json 2 offline_ns) ns)" \
+	test "$(jcpu /tmp/off.json 2 offline_ns)" -gt 500000000
+ends=$(grep -o '{"cpu":2,"state.*' /tmp/off.json | grep -o '"ends":{[^}]*}' | head -n 1)
+check "CPU 2: the waits there ended as it went down ($ends)" \
+	grep -qE '"left":[1-9]|"offline":[1-9]' <<< "$ends"
+
 # Every way out of a kprobe run leaves no probe, instance or event.
 rtla fairsrv hist -c 1 -d 1s --source kprobe > /tmp/kp.out 2>&1
 check "-d expiry: exit 0 ($?)" test $? = 0

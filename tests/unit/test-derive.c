@@ -220,6 +220,23 @@ static void test_server(void)
 		feed(&d, e);
 	}
 	ok(nr_out == n + 1 && out[n].type == FS_EV_HOTPLUG, "other events pass");
+	/* Steps that are not a change (the dying CPU's own) forget nothing. */
+	{
+		struct fs_event e = probe(FS_EV_HOTPLUG, 1500 * MS, 0, 0, 0);
+
+		struct fs_event start = probe(FS_EV_P_START, 1450 * MS, A_ | U_,
+					      40 * MS, 2001 * MS);
+
+		start.cpu = 2;
+		feed(&d, start);
+		e.cpu = 2;
+		feed(&d, e);
+		ok(d.cpu[1].down && !d.cpu[2].down && d.cpu[2].known,
+		   "a step up of a CPU that is not down changes nothing");
+		e.cpu = 1;
+		feed(&d, e);
+		ok(!d.cpu[1].down && !d.cpu[1].known, "back up: forgotten");
+	}
 	fs_derive_free(&d);
 }
 
