@@ -414,9 +414,11 @@ int fs_parse_args(int argc, char **argv, enum fs_mode mode,
 				p->source = FS_SOURCE_EVENTS;
 			else if (!strcmp(optarg, "kprobe"))
 				p->source = FS_SOURCE_KPROBE;
-			else
-				return bad(p, "invalid --source '%s': auto, events or kprobe",
-					   optarg);
+			else {
+				bad(p, "invalid --source '%s': auto, events or kprobe",
+				    optarg);
+				goto fail;
+			}
 			break;
 		case OPT_VERSION:
 			printf("rtla fairsrv %s\n", FS_VERSION);
