@@ -6,8 +6,11 @@
 # fair-probe records how late each wake-up ran and every gap while it
 # ran. rtla fairsrv hist --json lists every episode with its waiters; the
 # waits of the fair-probe in the probes' window must match the probe's
-# own: the count over 1 ms within 10%, the mean over 1 ms within 15%, the
-# maximum within 10% + 2 ms. Three settings, one after the other:
+# own: the count over 1 ms within 10%, the mean over 1 ms within 15%, and
+# the longest wait no longer than the probe's + 2 ms (as in 07: a vCPU
+# left waiting by TCG adds to the probe's longest gap, not to the
+# kernel's; it once added 6.8 ms to a 40 ms wait). Three settings, one
+# after the other:
 #   FIFO 95 ms of every 100 ms, fair 2 ms every 300-500 ms
 #   FIFO 40 ms of every 50 ms,  fair 1 ms every 150-210 ms
 #   FIFO 300 ms of every 400 ms, fair 3 ms every 500-800 ms
@@ -16,7 +19,6 @@
 # see and the kernel cannot: one setting at a time keeps such turns rare,
 # and the probe counts only the time it was off the CPU (-o: the clock's
 # jump less its own CPU time, which goes on while its vCPU waits).
-# stock: yes
 . "$(dirname "$0")/lib.sh"
 secs=15
 rt=(95/100 40/50 300/400)
@@ -55,7 +57,7 @@ for i in 0 1 2; do
 		near "$tn" "$pn" 10 0
 	check "$what: mean wait over 1 ms: tool $tavg ns, probe $pavg ns (15%)" \
 		near "$tavg" "$pavg" 15 0
-	check "$what: longest wait: tool $tmax ns, probe $pmax ns (10% + 2 ms)" \
-		near "$tmax" "$pmax" 10 2000000
+	check "$what: longest wait: tool $tmax ns <= probe $pmax ns + 2 ms" \
+		le "$tmax" "$pmax" 2000000
 done
 done_tap

@@ -10,6 +10,26 @@
 . "$(dirname "$0")/lib.sh"
 secs=8
 
+# idle_after CPU...: wait (up to 5 s) until each CPU has idled since now,
+# as its idle time in /proc/stat shows.
+idle_after() {
+	local cpu end idled before=()
+
+	for cpu in "$@"; do
+		before[$cpu]=$(awk -v c="cpu$cpu" '$1 == c { print $5 }' /proc/stat)
+	done
+	for ((end = SECONDS + 5; SECONDS < end; )); do
+		idled=1
+		for cpu in "$@"; do
+			[ "$(awk -v c="cpu$cpu" '$1 == c { print $5 }' /proc/stat)" -gt \
+				"${before[$cpu]}" ] || idled=0
+		done
+		[ $idled = 1 ] && return 0
+		sleep 0.05
+	done
+	echo "# CPUs $* did not idle within 5 s"
+}
+
 if [ -e $T/events/sched/sched_dl_server_start ]; then
 	series=1
 else
@@ -33,6 +53,10 @@ if [ $series = 1 ]; then
 			starve "$cpu" "$secs" "/tmp/st$cpu"
 		done
 		wait $probes
+		# The last boost ends when its CPU goes idle (the server
+		# stops at that pick): stop the tools only after CPUs 1-3
+		# have idled, or one may read that stop and the other not.
+		idle_after 1 2 3
 		kill -INT $a $b
 		wait $a; ra=$?
 		wait $b; rb=$?
