@@ -241,7 +241,8 @@ static void feed(void *ctx, const struct fs_event *ev)
 {
 	struct run *run = ctx;
 
-	if (ev->type < FS_EV_LOST)
+	/* Events read: not the tool's marks, nor the tasks found at start. */
+	if (ev->type < FS_EV_LOST && ev->type != FS_EV_FOUND_TASK)
 		run->events++;
 	if (run->derived)
 		fs_derive_event(&run->derive, ev, feed_one, run);
