@@ -375,6 +375,74 @@ int fs_parse_time(const char *str, uint64_t *ns, char err[FS_ERRLEN])
 	return parse_scaled(str, &time_spec, ns, err);
 }
 
+/* Parse one "RUNTIME/PERIOD" of @len bytes at @str into @set. */
+static int parse_setting(const char *str, size_t len, struct fs_setting *set,
+			 char err[FS_ERRLEN])
+{
+	char buf[64], sub[FS_ERRLEN];
+	char *slash;
+
+	if (!len || len >= sizeof(buf)) {
+		set_err(err, "setting", str, len ? "too long" :
+			"empty: use RUNTIME/PERIOD, e.g. 50ms/1s");
+		return -1;
+	}
+	memcpy(buf, str, len);
+	buf[len] = '\0';
+	slash = strchr(buf, '/');
+	if (!slash) {
+		set_err(err, "setting", buf, "use RUNTIME/PERIOD, e.g. 50ms/1s");
+		return -1;
+	}
+	*slash = '\0';
+	if (!strcmp(buf, "0")) {
+		set->runtime = 0;
+	} else if (fs_parse_time(buf, &set->runtime, sub)) {
+		set_err(err, NULL, NULL, "runtime: %s", sub);
+		return -1;
+	}
+	if (fs_parse_time(slash + 1, &set->period, sub)) {
+		set_err(err, NULL, NULL, "period: %s", sub);
+		return -1;
+	}
+	*slash = '/';
+	if (set->period < FS_PERIOD_MIN_NS || set->period > FS_PERIOD_MAX_NS) {
+		set_err(err, "setting", buf,
+			"the period must be between 100us and 4194304us");
+		return -1;
+	}
+	if (set->runtime > set->period) {
+		set_err(err, "setting", buf,
+			"the runtime must not exceed the period");
+		return -1;
+	}
+	return 0;
+}
+
+/* Parse a list of fair server settings for --what-if. */
+int fs_parse_settings(const char *str, struct fs_setting *set,
+		      unsigned int *nr, char err[FS_ERRLEN])
+{
+	const char *p = str ? str : "";
+
+	*nr = 0;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+
+		if (*nr == FS_MAX_SETTINGS) {
+			set_err(err, "settings", str, "at most %d",
+				FS_MAX_SETTINGS);
+			return -1;
+		}
+		if (parse_setting(p, len, &set[*nr], err))
+			return -1;
+		(*nr)++;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
 /* Parse a size in k, m or g (default k) into KiB. */
 int fs_parse_size_kb(const char *str, uint64_t *kb, char err[FS_ERRLEN])
 {

@@ -73,6 +73,26 @@ int fs_parse_long(const char *str, long min, long max, long *val,
  */
 int fs_parse_size_kb(const char *str, uint64_t *kb, char err[FS_ERRLEN]);
 
+/* A fair server setting, for --what-if. */
+struct fs_setting {
+	uint64_t runtime;	/* ns; 0: the server disabled */
+	uint64_t period;	/* ns */
+};
+
+#define FS_MAX_SETTINGS		8
+/* The periods the kernel accepts (fair_server_period_min and _max). */
+#define FS_PERIOD_MIN_NS	(100 * 1000ULL)
+#define FS_PERIOD_MAX_NS	((1ULL << 22) * 1000)
+
+/*
+ * Parse "RUNTIME/PERIOD[,RUNTIME/PERIOD...]", each a time as -T takes it
+ * (a runtime may also be 0: disabled), at most FS_MAX_SETTINGS of them,
+ * into @set and @nr. The period must be one the kernel takes, the runtime
+ * no longer than it.
+ */
+int fs_parse_settings(const char *str, struct fs_setting *set,
+		      unsigned int *nr, char err[FS_ERRLEN]);
+
 /* An action of --on-threshold or --on-end, as rtla has them. */
 enum fs_action_type {
 	FS_ACT_TRACE,		/* save the trace (-t's instance) */

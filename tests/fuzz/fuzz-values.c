@@ -26,7 +26,9 @@ static void check_reason(int ret, const char *err)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char str[MAX_INPUT + 1], err[FS_ERRLEN];
-	struct fs_cpuset set;
+	struct fs_setting set[FS_MAX_SETTINGS];
+	struct fs_cpuset cpus;
+	unsigned int nr_set, i;
 	uint64_t u;
 	long l;
 	int ret, nr, cpu;
@@ -37,16 +39,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	str[size - 1] = '\0';
 	err[0] = '\0';
 
-	switch (data[0] % 5) {
+	switch (data[0] % 6) {
 	case 0:
 		nr = 1 + data[0] / 5 * 20;	/* 1 .. 1021 CPUs */
-		fs_cpuset_zero(&set);
-		ret = fs_parse_cpus(str, nr, &set, err);
+		fs_cpuset_zero(&cpus);
+		ret = fs_parse_cpus(str, nr, &cpus, err);
 		if (ret == 0) {
-			if (!fs_cpuset_count(&set))
+			if (!fs_cpuset_count(&cpus))
 				abort();
-			for (cpu = fs_cpuset_next(&set, 0); cpu >= 0;
-			     cpu = fs_cpuset_next(&set, cpu + 1))
+			for (cpu = fs_cpuset_next(&cpus, 0); cpu >= 0;
+			     cpu = fs_cpuset_next(&cpus, cpu + 1))
 				if (cpu >= nr)
 					abort();
 		}
@@ -65,6 +67,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ret = fs_parse_long(str, -50, 1000, &l, err);
 		if (ret == 0 && (l < -50 || l > 1000))
 			abort();
+		break;
+	case 4:
+		ret = fs_parse_settings(str, set, &nr_set, err);
+		if (ret == 0) {
+			if (!nr_set || nr_set > FS_MAX_SETTINGS)
+				abort();
+			for (i = 0; i < nr_set; i++)
+				if (set[i].runtime > set[i].period ||
+				    set[i].period < FS_PERIOD_MIN_NS ||
+				    set[i].period > FS_PERIOD_MAX_NS)
+					abort();
+		}
 		break;
 	default:
 		ret = fs_parse_size_kb(str, &u, err);

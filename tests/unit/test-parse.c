@@ -401,6 +401,37 @@ static void test_one_line(void)
 }
 
 /* Run every parser test. */
+/* --what-if settings: RUNTIME/PERIOD lists within the kernel's bounds. */
+static void test_settings(void)
+{
+	static const char *const bad[] = {
+		"", "20ms", "20ms/", "/100ms", "20ms/100ms,", ",20ms/100ms",
+		"200ms/100ms", "1ms/50us", "1ms/5s", "x/100ms", "20ms/100ms/1",
+		"1ms/1s,1ms/1s,1ms/1s,1ms/1s,1ms/1s,1ms/1s,1ms/1s,1ms/1s,1ms/1s",
+		"-1ms/100ms",
+	};
+	struct fs_setting set[FS_MAX_SETTINGS];
+	char err[FS_ERRLEN];
+	unsigned int nr, i;
+
+	ok(!fs_parse_settings("20ms/100ms,0/1s,100us/100us", set, &nr, err) &&
+	   nr == 3 && set[0].runtime == 20000000 &&
+	   set[0].period == 100000000 && set[1].runtime == 0 &&
+	   set[1].period == 1000000000 && set[2].runtime == 100000 &&
+	   set[2].period == 100000,
+	   "settings: 20ms/100ms,0/1s,100us/100us");
+	ok(!fs_parse_settings("50000/1000000", set, &nr, err) && nr == 1 &&
+	   set[0].runtime == 50000000 && set[0].period == 1000000000,
+	   "settings: the default unit is us, as -T's");
+	ok(!fs_parse_settings("1ms/4194304us", set, &nr, err) && nr == 1,
+	   "settings: the longest period the kernel takes");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		ok(fs_parse_settings(bad[i], set, &nr, err) == -1 && err[0] &&
+		   !strchr(err, '\n'), "settings: '%s' refused: %s", bad[i], err);
+	}
+}
+
 int main(void)
 {
 	test_cpuset();
@@ -411,6 +442,7 @@ int main(void)
 	test_long();
 	test_size();
 	test_action();
+	test_settings();
 	test_one_line();
 	return tap_done();
 }
