@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Each CPU's load, recorded from the scheduler's events for the what-if
+ * replay. See load.h.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "derive.h"
+#include "load.h"
+
+/* prev_state bits that say the task went to sleep (not preempted). */
+#define STATE_MASK	0xffLL
+
+/* Whether a task is a higher class's than fair (and not the idle task). */
+static bool higher(const struct fs_task *t)
+{
+	return t->pid != 0 && t->prio < 100;
+}
+
+/* Grow @*arr of @size-byte elements to hold one more than @nr. */
+static int grow(void **arr, size_t *cap, size_t nr, size_t size)
+{
+	size_t n = *cap ? 2 * *cap : 64;
+	void *p;
+
+	if (nr < *cap)
+		return 0;
+	p = realloc(*arr, n * size);
+	if (!p)
+		return -1;
+	*arr = p;
+	*cap = n;
+	return 0;
+}
+
+int fs_loads_init(struct fs_loads *l, int nr_cpus, uint64_t t0)
+{
+	int cpu;
+
+	memset(l, 0, sizeof(*l));
+	l->cpu = calloc(nr_cpus, sizeof(*l->cpu));
+	l->cap_task = 256;
+	l->task = calloc(l->cap_task, sizeof(*l->task));
+	if (!l->cpu || !l->task) {
+		free(l->cpu);
+		free(l->task);
+		l->cpu = NULL;
+		l->task = NULL;
+		errno = ENOMEM;
+		return -1;
+	}
+	l->nr_cpus = nr_cpus;
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		l->cpu[cpu].t0 = t0;
+		l->cpu[cpu].t1 = t0;
+	}
+	return 0;
+}
+
+void fs_loads_free(struct fs_loads *l)
+{
+	int cpu;
+
+	for (cpu = 0; l->cpu && cpu < l->nr_cpus; cpu++) {
+		free(l->cpu[cpu].hi);
+		free(l->cpu[cpu].jobs);
+	}
+	free(l->cpu);
+	free(l->task);
+	memset(l, 0, sizeof(*l));
+}
+
+/* The slot of @pid, or the free slot where it would go. */
+static struct fs_load_task *slot(struct fs_load_task *tab, size_t cap,
+				 int32_t pid)
+{
+	size_t i = ((uint32_t)pid * 2654435761u) & (cap - 1);
+
+	while (tab[i].pid && tab[i].pid != pid)
+		i = (i + 1) & (cap - 1);
+	return &tab[i];
+}
+
+/* Double the task table; -1 if out of memory. */
+static int rehash(struct fs_loads *l)
+{
+	size_t cap = 2 * l->cap_task, i;
+	struct fs_load_task *tab = calloc(cap, sizeof(*tab));
+
+	if (!tab)
+		return -1;
+	for (i = 0; i < l->cap_task; i++)
+		if (l->task[i].pid)
+			*slot(tab, cap, l->task[i].pid) = l->task[i];
+	free(l->task);
+	l->task = tab;
+	l->cap_task = cap;
+	return 0;
+}
+
+/* The open job of fair task @pid, or NULL. */
+static struct fs_load_task *find(struct fs_loads *l, int32_t pid)
+{
+	struct fs_load_task *t = slot(l->task, l->cap_task, pid);
+
+	return t->pid ? t : NULL;
+}
+
+/* Open a job for @pid on @cpu, runnable since @ts; NULL if out of memory. */
+static struct fs_load_task *open_job(struct fs_loads *l, int32_t pid, int cpu,
+				     uint64_t ts)
+{
+	struct fs_load_task *t;
+
+	if (2 * (l->nr_task + 1) > l->cap_task && rehash(l)) {
+		l->failed = true;
+		return NULL;
+	}
+	t = slot(l->task, l->cap_task, pid);
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->cpu = cpu;
+	t->arrive = ts;
+	l->nr_task++;
+	return t;
+}
+
+/* Append a job to its CPU's list. */
+static void add_job(struct fs_loads *l, int cpu, uint64_t ts, uint64_t work)
+{
+	struct fs_load *c;
+
+	if (cpu < 0 || cpu >= l->nr_cpus)
+		return;
+	c = &l->cpu[cpu];
+	if (grow((void **)&c->jobs, &c->cap_jobs, c->nr_jobs,
+		 sizeof(*c->jobs))) {
+		l->failed = true;
+		return;
+	}
+	c->jobs[c->nr_jobs].ts = ts;
+	c->jobs[c->nr_jobs].work = work;
+	c->nr_jobs++;
+}
+
+/*
+ * Close @t's job: its CPU gets what it needed. Deletion keeps the probe
+ * chains whole by reinserting what follows the slot.
+ */
+static void close_job(struct fs_loads *l, struct fs_load_task *t,
+		      uint64_t work)
+{
+	size_t i = t - l->task;
+
+	if (work)
+		add_job(l, t->cpu, t->arrive, work);
+	t->pid = 0;
+	l->nr_task--;
+	for (i = (i + 1) & (l->cap_task - 1); l->task[i].pid;
+	     i = (i + 1) & (l->cap_task - 1)) {
+		struct fs_load_task moved = l->task[i];
+
+		l->task[i].pid = 0;
+		*slot(l->task, l->cap_task, moved.pid) = moved;
+	}
+}
+
+/* Note the higher classes' want of @c changing (or not) at @ts. */
+static void hi_update(struct fs_loads *l, struct fs_load *c, uint64_t ts)
+{
+	bool on = c->hi_running || c->nr_pending;
+
+	if (on == c->hi_on)
+		return;
+	c->hi_on = on;
+	if (on) {
+		c->hi_since = ts;
+		return;
+	}
+	if (ts <= c->hi_since)
+		return;
+	if (grow((void **)&c->hi, &c->cap_hi, c->nr_hi, sizeof(*c->hi))) {
+		l->failed = true;
+		return;
+	}
+	c->hi[c->nr_hi].start = c->hi_since;
+	c->hi[c->nr_hi].end = ts;
+	c->nr_hi++;
+}
+
+/* Keep @pid as a runnable higher-class task of @c. */
+static void pend(struct fs_loads *l, struct fs_load *c, int32_t pid)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nr_pending; i++)
+		if (c->pending[i] == pid)
+			return;
+	if (c->nr_pending == FS_LOAD_PENDING) {
+		l->untracked++;
+		return;
+	}
+	c->pending[c->nr_pending++] = pid;
+}
+
+/* @pid is no longer a runnable higher-class task waiting on @c. */
+static void unpend(struct fs_load *c, int32_t pid)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nr_pending; i++)
+		if (c->pending[i] == pid) {
+			c->pending[i] = c->pending[--c->nr_pending];
+			return;
+		}
+}
+
+/* sched_switch on @ev->cpu. */
+static void on_switch(struct fs_loads *l, const struct fs_event *ev)
+{
+	struct fs_load *c = &l->cpu[ev->cpu];
+	const struct fs_task *prev = &ev->from, *next = &ev->to;
+	bool runnable = !(ev->from_state & STATE_MASK);
+	struct fs_load_task *t;
+
+	if (!c->curr_known && higher(prev)) {
+		/* It held the CPU since before the first switch seen. */
+		c->hi_on = true;
+		c->hi_since = c->t0;
+	}
+	if (fs_prio_fair(prev->pid, prev->prio)) {
+		t = find(l, prev->pid);
+		if (!t) {
+			/* Running since before the window. */
+			t = open_job(l, prev->pid, ev->cpu, c->t0);
+			if (t) {
+				t->running = true;
+				t->run_since = c->t0;
+			}
+		}
+		if (t && t->running) {
+			t->work += ev->ts - t->run_since;
+			t->running = false;
+		}
+		if (t && !runnable)
+			close_job(l, t, t->work);
+	} else if (higher(prev) && runnable) {
+		pend(l, c, prev->pid);
+	}
+
+	c->curr_known = true;
+	c->curr_pid = next->pid;
+	c->hi_running = higher(next);
+	if (c->hi_running)
+		unpend(c, next->pid);
+	if (fs_prio_fair(next->pid, next->prio)) {
+		t = find(l, next->pid);
+		/* Not woken in the window: runnable since it began. */
+		if (!t)
+			t = open_job(l, next->pid, ev->cpu, c->t0);
+		if (t) {
+			t->cpu = ev->cpu;
+			t->running = true;
+			t->run_since = ev->ts;
+		}
+	}
+	hi_update(l, c, ev->ts);
+}
+
+/* sched_wakeup(_new) of @ev->from onto @ev->cpu. */
+static void on_wakeup(struct fs_loads *l, const struct fs_event *ev)
+{
+	struct fs_load *c = &l->cpu[ev->cpu];
+
+	if (fs_prio_fair(ev->from.pid, ev->from.prio)) {
+		/* A task woken while still runnable keeps its job. */
+		if (!find(l, ev->from.pid))
+			open_job(l, ev->from.pid, ev->cpu, ev->ts);
+		return;
+	}
+	if (!higher(&ev->from) ||
+	    (c->curr_known && c->curr_pid == ev->from.pid))
+		return;
+	pend(l, c, ev->from.pid);
+	hi_update(l, c, ev->ts);
+}
+
+/*
+ * sched_migrate_task of @ev->from from @ev->src_cpu to @ev->cpu. A fair
+ * task's job is split: the source CPU did the work so far, the rest is a
+ * new job where it goes.
+ */
+static void on_migrate(struct fs_loads *l, const struct fs_event *ev)
+{
+	int src = ev->src_cpu, dst = ev->cpu;
+	struct fs_load_task *t;
+
+	if (fs_prio_fair(ev->from.pid, ev->from.prio)) {
+		t = find(l, ev->from.pid);
+		if (!t || t->running)
+			return;
+		if (t->work)
+			add_job(l, t->cpu, t->arrive, t->work);
+		t->cpu = dst;
+		t->arrive = ev->ts;
+		t->work = 0;
+		return;
+	}
+	if (!higher(&ev->from))
+		return;
+	if (src >= 0 && src < l->nr_cpus) {
+		unpend(&l->cpu[src], ev->from.pid);
+		hi_update(l, &l->cpu[src], ev->ts);
+	}
+	if (dst >= 0 && dst < l->nr_cpus) {
+		pend(l, &l->cpu[dst], ev->from.pid);
+		hi_update(l, &l->cpu[dst], ev->ts);
+	}
+}
+
+void fs_loads_event(struct fs_loads *l, const struct fs_event *ev)
+{
+	struct fs_event e;
+
+	if (ev->type == FS_EV_LOST) {
+		l->lost++;
+		return;
+	}
+	if (ev->cpu < 0 || ev->cpu >= l->nr_cpus ||
+	    (ev->type != FS_EV_SWITCH && ev->type != FS_EV_WAKEUP &&
+	     ev->type != FS_EV_WAKEUP_NEW && ev->type != FS_EV_MIGRATE))
+		return;
+	/* Recorded just before the window began: at its start. */
+	e = *ev;
+	if (e.ts < l->cpu[e.cpu].t0)
+		e.ts = l->cpu[e.cpu].t0;
+	switch (e.type) {
+	case FS_EV_SWITCH:
+		on_switch(l, &e);
+		break;
+	case FS_EV_MIGRATE:
+		on_migrate(l, &e);
+		break;
+	default:
+		on_wakeup(l, &e);
+		break;
+	}
+}
+
+/* By arrival. */
+static int by_ts(const void *a, const void *b)
+{
+	const struct fs_job *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+void fs_loads_finish(struct fs_loads *l, uint64_t t1)
+{
+	size_t i;
+	int cpu;
+
+	for (i = 0; i < l->cap_task; i++) {
+		struct fs_load_task *t = &l->task[i];
+
+		if (t->pid)
+			add_job(l, t->cpu, t->arrive, FS_WORK_OPEN);
+	}
+	for (cpu = 0; cpu < l->nr_cpus; cpu++) {
+		struct fs_load *c = &l->cpu[cpu];
+
+		if (t1 < c->t0)
+			t1 = c->t0;
+		c->hi_running = false;
+		c->nr_pending = 0;
+		hi_update(l, c, t1);
+		c->t1 = t1;
+		if (c->nr_jobs)
+			qsort(c->jobs, c->nr_jobs, sizeof(*c->jobs), by_ts);
+	}
+}

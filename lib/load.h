@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Each CPU's load as the scheduler's events show it, kept for the
+ * what-if replay (whatif.h): when a task of a higher class (stop,
+ * deadline, real-time) wanted the CPU, and what CPU time each fair task
+ * needed from the moment it became runnable until it slept ("a job").
+ * Pure code: it consumes sched_switch, sched_wakeup(_new) and
+ * sched_migrate_task as decoded events, in timestamp order.
+ *
+ * A higher class wants the CPU while one of its tasks runs there, or is
+ * runnable there but not running: woken there, or preempted (by the fair
+ * server's service, for one) and not yet run again or moved away.
+ */
+#ifndef FAIRSRV_LOAD_H
+#define FAIRSRV_LOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+
+/* The work of a job still runnable when the recording ended. */
+#define FS_WORK_OPEN	UINT64_MAX
+
+/* An interval [start, end) in which a higher class wanted the CPU. */
+struct fs_span {
+	uint64_t start, end;
+};
+
+/* Fair work: runnable from @ts, needing @work ns of CPU. */
+struct fs_job {
+	uint64_t ts;
+	uint64_t work;		/* FS_WORK_OPEN: until the end */
+};
+
+/* Higher-class tasks kept as runnable on one CPU; more are counted. */
+#define FS_LOAD_PENDING	32
+
+/* What the replay of one CPU takes as given. */
+struct fs_load {
+	uint64_t t0, t1;	/* the window recorded */
+	/*
+	 * The kernel's tick, 0 if not known: a fair task that runs on sees
+	 * its runtime run out only at a tick (no HRTICK_DL by default).
+	 */
+	uint64_t tick_ns;
+	struct fs_span *hi;	/* sorted, disjoint */
+	size_t nr_hi, cap_hi;
+	struct fs_job *jobs;	/* by ts, once finished */
+	size_t nr_jobs, cap_jobs;
+	/* While recording. */
+	bool curr_known;
+	bool hi_running;	/* curr is a higher-class task */
+	int32_t curr_pid;
+	int32_t pending[FS_LOAD_PENDING];	/* runnable, not running */
+	unsigned int nr_pending;
+	bool hi_on;
+	uint64_t hi_since;
+};
+
+/* A fair task with a job open, and where. */
+struct fs_load_task {
+	int32_t pid;		/* 0: free slot */
+	int cpu;
+	uint64_t arrive;
+	uint64_t work;
+	bool running;
+	uint64_t run_since;
+};
+
+/* The recorder: every CPU's load, and the fair tasks' open jobs. */
+struct fs_loads {
+	int nr_cpus;
+	struct fs_load *cpu;
+	struct fs_load_task *task;	/* open addressing by pid */
+	size_t nr_task, cap_task;	/* cap: a power of two */
+	uint64_t lost;			/* times events were lost */
+	uint64_t untracked;		/* higher-class tasks not kept */
+	bool failed;			/* out of memory: the load is partial */
+};
+
+/* Set up for @nr_cpus CPUs, the window beginning at @t0. */
+int fs_loads_init(struct fs_loads *l, int nr_cpus, uint64_t t0);
+void fs_loads_free(struct fs_loads *l);
+
+/* Feed one event, in timestamp order; others than the scheduler's and
+ * FS_EV_LOST are ignored. */
+void fs_loads_event(struct fs_loads *l, const struct fs_event *ev);
+
+/* Close the window at @t1: open spans end there, open jobs stay open. */
+void fs_loads_finish(struct fs_loads *l, uint64_t t1);
+
+#endif

@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The what-if replay of a CPU's load with other fair server parameters.
+ * See whatif.h for the model; the comments name the kernel function each
+ * rule stands for.
+ */
+#include <string.h>
+
+#include "whatif.h"
+
+#define NSEC_PER_MSEC	1000000ULL
+#define NSEC_PER_SEC	1000000000ULL
+/* dl_server_min_res: a deferred timer moves only for more than this. */
+#define MIN_RES_NS	NSEC_PER_MSEC
+/*
+ * No runtime below this is advised, nor below this many ticks: the tick
+ * decides when a runtime runs out, and the overrun would dominate.
+ */
+#define MIN_ADVISED_NS	(100 * 1000ULL)
+#define MIN_ADVISED_TICKS	5
+
+/* The replay of one CPU with one setting. */
+struct sim {
+	const struct fs_load *in;
+	struct fs_whatif *out;
+	uint64_t q, p;		/* runtime, period = relative deadline */
+	uint64_t now;
+	size_t hi_i, job_i;	/* the next span and job */
+	bool hi;		/* a higher class wants the CPU */
+	uint64_t backlog;	/* fair work queued, ns */
+	unsigned long open;	/* queued jobs that never end */
+	/* The server. */
+	bool active, throttled, armed, defer_running;
+	int64_t runtime;
+	uint64_t deadline;
+	uint64_t timer;		/* when its timer fires, 0: not armed */
+	/* Figures. */
+	bool idle, starving, stint;
+	bool preempted;		/* a higher-class task waits for the stint */
+	uint64_t idle_since, starve_since, stint_preempt;
+};
+
+/* Fair work is queued. */
+static bool queued(const struct sim *s)
+{
+	return s->open || s->backlog;
+}
+
+/* The server is enqueued as a deadline entity: D. */
+static bool enqueued(const struct sim *s)
+{
+	return s->active && !s->throttled;
+}
+
+/* What runs: fair tasks, served or in the background. */
+static bool fair_runs(const struct sim *s)
+{
+	return queued(s) && (enqueued(s) || !s->hi);
+}
+
+/* dl_entity_overflow(): the rest of the period exceeds the bandwidth. */
+static bool overflow(const struct sim *s, uint64_t t)
+{
+	__int128 left = (__int128)s->p * s->runtime;
+	__int128 right = (__int128)((int64_t)(s->deadline - t)) * s->q;
+
+	return right < left;
+}
+
+/* replenish_dl_new_period(). */
+static void new_period(struct sim *s)
+{
+	s->deadline = s->now + s->p;
+	s->runtime = s->q;
+	if (!s->defer_running) {
+		s->throttled = true;
+		s->armed = true;
+	}
+}
+
+/*
+ * start_dl_timer(): armed, at the zero-laxity time, else at the deadline;
+ * false if that time has passed.
+ */
+static bool start_timer(struct sim *s)
+{
+	uint64_t at = s->armed ? s->deadline - s->runtime : s->deadline;
+
+	if ((int64_t)(at - s->now) <= 0)
+		return false;
+	s->timer = at;
+	return true;
+}
+
+/* enqueue_dl_entity()'s end: wait for the timer if throttled, else D. */
+static void enqueue(struct sim *s)
+{
+	if (s->throttled && start_timer(s))
+		return;
+	s->timer = 0;
+	s->throttled = false;
+	s->armed = false;
+}
+
+/* replenish_dl_entity(), then the enqueue. */
+static void replenish(struct sim *s)
+{
+	if (s->armed && overflow(s, s->now)) {
+		s->deadline = s->now + s->p;
+		s->runtime = s->q;
+	}
+	while (s->runtime <= 0) {
+		s->deadline += s->p;
+		s->runtime += s->q;
+	}
+	if ((int64_t)(s->deadline - s->now) < 0)
+		new_period(s);
+	s->throttled = false;
+	if (s->armed) {
+		s->armed = false;
+		enqueue(s);
+		return;
+	}
+	if (!s->defer_running &&
+	    (int64_t)(s->deadline - s->runtime - s->now) > 0) {
+		s->armed = true;
+		s->throttled = true;
+		if (!start_timer(s)) {
+			s->armed = false;
+			s->throttled = false;
+		}
+	}
+	enqueue(s);
+}
+
+/* dl_server_start(): fair work was queued on an empty fair class. */
+static void start(struct sim *s)
+{
+	if (!s->q || s->active)
+		return;
+	s->active = true;
+	/* update_dl_entity() */
+	if ((int64_t)(s->deadline - s->now) < 0 || overflow(s, s->now)) {
+		if (s->defer_running &&
+		    (int64_t)(s->deadline - s->now) >= 0) {
+			/* update_dl_revised_wakeup(): the bandwidth left. */
+			s->runtime = (int64_t)((__int128)s->q *
+					       (s->deadline - s->now) / s->p);
+		} else {
+			s->defer_running = false;
+			new_period(s);
+		}
+	} else if (!s->defer_running) {
+		s->armed = true;
+		s->throttled = true;
+	}
+	enqueue(s);
+}
+
+/* dl_server_stop(): picked with no fair task to run. */
+static void stop(struct sim *s)
+{
+	s->active = false;
+	s->throttled = false;
+	s->armed = false;
+	s->timer = 0;
+}
+
+/* update_curr_dl_se(): the runtime ran out while fair tasks ran. */
+static void exhausted(struct sim *s)
+{
+	if (s->throttled) {
+		/* In the background: not needed this period; defer anew. */
+		s->defer_running = false;
+		new_period(s);
+		if (!start_timer(s))
+			enqueue(s);
+		return;
+	}
+	/* Serving: E until the deadline, unless a fair task runs on. */
+	s->throttled = true;
+	/*
+	 * A fair task still queued was current: the switch this throttle
+	 * asks for charges it a little more, in the background now, which
+	 * starts a deferred period at once (the trace shows a throttle, then
+	 * a postponement).
+	 */
+	if (queued(s)) {
+		s->defer_running = false;
+		new_period(s);
+		if (!start_timer(s))
+			enqueue(s);
+		return;
+	}
+	if (!start_timer(s))
+		replenish(s);
+}
+
+/* dl_server_timer(). */
+static void fire(struct sim *s)
+{
+	s->timer = 0;
+	if (!s->throttled)
+		return;
+	if (s->armed) {
+		uint64_t zero_laxity = s->deadline - s->runtime;
+
+		if ((int64_t)(zero_laxity - MIN_RES_NS - s->now) > 0) {
+			s->timer = zero_laxity;
+			return;
+		}
+		s->defer_running = true;
+		s->out->boosts++;
+	}
+	replenish(s);
+}
+
+/* dl_server_update_idle_time(): the CPU leaves idle. */
+static void charge_idle(struct sim *s)
+{
+	if (s->runtime < 0)
+		return;
+	s->runtime -= (int64_t)(s->now - s->idle_since);
+	if (s->runtime < 0) {
+		s->runtime = 0;
+		s->defer_running = false;
+	}
+}
+
+/* Queue the jobs that arrive now; the first one starts the server. */
+static void arrive(struct sim *s)
+{
+	const struct fs_load *in = s->in;
+
+	while (s->job_i < in->nr_jobs && in->jobs[s->job_i].ts <= s->now) {
+		const struct fs_job *j = &in->jobs[s->job_i++];
+		bool was = queued(s);
+
+		if (j->work == FS_WORK_OPEN)
+			s->open++;
+		else
+			s->backlog += j->work;
+		if (!was && queued(s))
+			start(s);
+	}
+}
+
+/* Whether a higher class wants the CPU now; passes the spans gone by. */
+static void want(struct sim *s)
+{
+	const struct fs_load *in = s->in;
+
+	while (s->hi_i < in->nr_hi && in->hi[s->hi_i].end <= s->now)
+		s->hi_i++;
+	s->hi = s->hi_i < in->nr_hi && in->hi[s->hi_i].start <= s->now;
+}
+
+/* The first tick at or after @t (@t without a tick). */
+static uint64_t tick_after(const struct sim *s, uint64_t t)
+{
+	uint64_t tick = s->in->tick_ns;
+
+	return tick ? (t + tick - 1) / tick * tick : t;
+}
+
+/* The next instant anything changes, at most @end. */
+static uint64_t next_change(const struct sim *s, uint64_t end)
+{
+	const struct fs_load *in = s->in;
+	uint64_t next = end;
+
+#define EARLIER(t) do { if ((t) < next) next = (t); } while (0)
+	if (s->hi_i < in->nr_hi)
+		EARLIER(s->hi ? in->hi[s->hi_i].end : in->hi[s->hi_i].start);
+	if (s->job_i < in->nr_jobs)
+		EARLIER(in->jobs[s->job_i].ts);
+	if (s->timer)
+		EARLIER(s->timer > s->now ? s->timer : s->now);
+	if (fair_runs(s)) {
+		if (!s->open)
+			EARLIER(s->now + s->backlog);
+		if (s->active)
+			EARLIER(tick_after(s, s->now + (s->runtime > 0 ?
+							s->runtime : 0)));
+	}
+#undef EARLIER
+	return next;
+}
+
+/* Run the CPU until @next; whether the server's runtime was used. */
+static bool advance(struct sim *s, uint64_t next)
+{
+	uint64_t dt = next - s->now;
+	bool used = false;
+
+	if (fair_runs(s)) {
+		s->out->fair_ns += dt;
+		if (!s->open)
+			s->backlog -= dt;
+		if (s->active) {
+			s->runtime -= (int64_t)dt;
+			used = true;
+		}
+		/*
+		 * A task of a higher class the server preempted stays
+		 * runnable until it gets the CPU back: the stint's end.
+		 */
+		if (enqueued(s) && (s->hi || s->preempted)) {
+			s->stint_preempt += dt;
+			s->preempted = true;
+		}
+	}
+	s->now = next;
+	return used;
+}
+
+/* After a change: the stop a pick makes, then the figures' edges. */
+static void settle(struct sim *s)
+{
+	bool starving, idle;
+
+	if (enqueued(s) && !queued(s) && s->hi)
+		stop(s);
+
+	starving = queued(s) && !fair_runs(s);
+	if (starving && !s->starving)
+		s->starve_since = s->now;
+	else if (!starving && s->starving)
+		fs_stat_add(&s->out->starve, s->now - s->starve_since);
+	s->starving = starving;
+
+	if (s->stint && !enqueued(s)) {
+		if (s->stint_preempt)
+			fs_stat_add(&s->out->preempt, s->stint_preempt);
+		s->stint_preempt = 0;
+		s->preempted = false;
+	}
+	s->stint = enqueued(s);
+
+	idle = !queued(s) && !s->hi;
+	if (idle && !s->idle)
+		s->idle_since = s->now;
+	s->idle = idle;
+}
+
+void fs_whatif_replay(const struct fs_load *load, uint64_t runtime,
+		      uint64_t period, struct fs_whatif *out)
+{
+	struct sim s;
+
+	memset(out, 0, sizeof(*out));
+	out->runtime = runtime;
+	out->period = period;
+	out->window_ns = load->t1 - load->t0;
+	if (!period)
+		return;
+	memset(&s, 0, sizeof(s));
+	s.in = load;
+	s.out = out;
+	s.q = runtime;
+	s.p = period;
+	s.now = load->t0;
+	s.idle_since = load->t0;
+	want(&s);
+	arrive(&s);
+	settle(&s);
+	while (s.now < load->t1) {
+		bool used = advance(&s, next_change(&s, load->t1));
+
+		/* What happens at the end is not the window's. */
+		if (s.now >= load->t1)
+			break;
+		if (used && s.runtime <= 0)
+			exhausted(&s);
+		want(&s);
+		if (s.idle && (s.hi || (s.job_i < load->nr_jobs &&
+					load->jobs[s.job_i].ts <= s.now)))
+			charge_idle(&s);
+		arrive(&s);
+		if (s.timer && s.timer <= s.now)
+			fire(&s);
+		settle(&s);
+	}
+	if (s.starving)
+		out->starve_open = s.now - s.starve_since;
+	if (s.stint && s.stint_preempt)
+		fs_stat_add(&out->preempt, s.stint_preempt);
+}
+
+uint64_t fs_whatif_worst(const struct fs_whatif *w)
+{
+	uint64_t worst = w->starve.count ? w->starve.max : 0;
+
+	return w->starve_open > worst ? w->starve_open : worst;
+}
+
+uint64_t fs_whatif_avg(const struct fs_whatif *w)
+{
+	uint64_t n = w->starve.count + (w->starve_open ? 1 : 0);
+
+	return n ? (w->starve.sum + w->starve_open) / n : 0;
+}
+
+uint64_t fs_whatif_preempt_rate(const struct fs_whatif *w)
+{
+	if (!w->window_ns)
+		return 0;
+	return (uint64_t)((__int128)w->preempt.sum * NSEC_PER_SEC /
+			  w->window_ns);
+}
+
+/*
+ * Whether @a is better advice than @b: less RT preemption per second,
+ * then a shorter worst preemption.
+ */
+static bool better(const struct fs_whatif *a, const struct fs_whatif *b)
+{
+	uint64_t ra = fs_whatif_preempt_rate(a), rb = fs_whatif_preempt_rate(b);
+
+	if (ra != rb)
+		return ra < rb;
+	return a->preempt.max < b->preempt.max;
+}
+
+bool fs_whatif_advise(const struct fs_load *load, uint64_t target_ns,
+		      unsigned int margin_pct, struct fs_whatif *out)
+{
+	static const unsigned int period_ms[] = {
+		1000, 500, 200, 100, 50, 20, 10,
+	};
+	/* Runtimes, in tenths of a percent of the period. */
+	static const unsigned int permille[] = {
+		10, 20, 30, 50, 75, 100, 150, 200, 250, 300, 400, 500,
+	};
+	uint64_t limit = target_ns / 100 * (100 - margin_pct);
+	bool found = false;
+	size_t i, j;
+
+	for (i = 0; i < sizeof(period_ms) / sizeof(period_ms[0]); i++) {
+		uint64_t period = period_ms[i] * NSEC_PER_MSEC;
+
+		for (j = 0; j < sizeof(permille) / sizeof(permille[0]); j++) {
+			uint64_t runtime = period / 1000 * permille[j];
+			struct fs_whatif w;
+
+			if (runtime < MIN_ADVISED_NS ||
+			    runtime < MIN_ADVISED_TICKS * load->tick_ns)
+				continue;
+			fs_whatif_replay(load, runtime, period, &w);
+			if (fs_whatif_worst(&w) > limit)
+				continue;
+			if (!found || better(&w, out)) {
+				*out = w;
+				found = true;
+			}
+			/* More runtime only preempts more. */
+			break;
+		}
+	}
+	return found;
+}

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What-if: one CPU's recorded load (load.h) replayed with another runtime
+ * and period of its fair server, by the rules 6.12.118's deferred server
+ * follows (kernel/sched/deadline.c). Pure code.
+ *
+ * The load does not react to the setting: higher classes want the CPU
+ * exactly when they did, and each fair job needs the CPU time it used.
+ * At each instant the CPU runs, in this order:
+ *
+ *   the fair tasks, served    if the server is enqueued (D) and fair work
+ *                             is queued: a higher class that wants the CPU
+ *                             is preempted
+ *   the higher class          if it wants the CPU: queued fair work starves
+ *   the fair tasks            in the background
+ *   nothing                   idle
+ *
+ * and the server moves as the kernel moves it (a tick may delay a change,
+ * below):
+ *
+ *   fair work queued, server stopped (A)
+ *        start: a new period if the deadline passed or the rest would
+ *        overflow (deferred: B, timer at deadline - runtime); else the
+ *        rest of this one (B, or D at once if it was serving since a
+ *        boost: dl_defer_running, with runtime cut to the bandwidth left)
+ *   B, its timer fires
+ *        forwarded to deadline - runtime if background work used more than
+ *        1 ms of the runtime since; else the boost: a new period, D
+ *   B or E, fair tasks run in the background
+ *        the runtime is used; once it is gone, a new deferred period (B),
+ *        and dl_defer_running is cleared
+ *   D, fair tasks run
+ *        the runtime is used; once it is gone, throttled: the fair task
+ *        still current is charged once more at the switch that follows, in
+ *        the background, so a new deferred period begins at once (B); E
+ *        until the deadline only if no fair work is left
+ *
+ * A runtime that runs out while a fair task runs on is seen at the next
+ * tick of the kernel (load.h's tick_ns), or when anything else happens
+ * on the CPU first.
+ *   E, the timer fires at the deadline
+ *        replenished: D if it was serving since a boost, else B
+ *   D, no fair work queued, a higher class wants the CPU
+ *        stop (A); the state since the boost is kept
+ *   the CPU leaves idle
+ *        the idle time is charged to a runtime not below 0; if it runs
+ *        out, the runtime is 0 and dl_defer_running is cleared
+ *
+ * Figures: fair starvation episodes (queued fair work, a higher class
+ * running, the CPU's length of each), RT preemption per serving stint
+ * (from when a higher class wanted the CPU during the stint to its end: a
+ * preempted task stays runnable until it runs again), the fair share of
+ * the CPU.
+ */
+#ifndef FAIRSRV_WHATIF_H
+#define FAIRSRV_WHATIF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hist.h"
+#include "load.h"
+
+/* One setting's predicted figures on one CPU. */
+struct fs_whatif {
+	uint64_t runtime, period;	/* runtime 0: the server disabled */
+	uint64_t window_ns;		/* replayed */
+	uint64_t fair_ns;		/* CPU time fair tasks got */
+	struct fs_stat starve;		/* episodes that ended */
+	uint64_t starve_open;		/* the one open at the end, 0: none */
+	struct fs_stat preempt;		/* RT preempted per serving stint */
+	uint64_t boosts;		/* zero-laxity boosts */
+};
+
+/* Replay @load with @runtime ns every @period ns into @out. */
+void fs_whatif_replay(const struct fs_load *load, uint64_t runtime,
+		      uint64_t period, struct fs_whatif *out);
+
+/* The worst starvation predicted, the episode still open included. */
+uint64_t fs_whatif_worst(const struct fs_whatif *w);
+
+/* The mean predicted starvation, the episode still open included. */
+uint64_t fs_whatif_avg(const struct fs_whatif *w);
+
+/* RT preemption predicted, ns per second of the window. */
+uint64_t fs_whatif_preempt_rate(const struct fs_whatif *w);
+
+/*
+ * Advice: of the settings tried (periods from 10 ms to 1 s, runtimes
+ * from 1% to 50% of them, none below 100 us or five ticks), the one whose worst
+ * starvation stays within @target_ns less a margin of @margin_pct percent
+ * for what the replay cannot see, with the least RT preemption per second,
+ * then the shortest worst preemption. Fills @out; false if none meets it.
+ */
+bool fs_whatif_advise(const struct fs_load *load, uint64_t target_ns,
+		      unsigned int margin_pct, struct fs_whatif *out);
+
+#endif

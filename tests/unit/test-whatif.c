@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of lib/load.c and lib/whatif.c: loads recorded from hand-made
+ * scheduler events, and replays of hand-made loads whose figures were
+ * worked out on paper from deadline.c's rules.
+ */
+#include <string.h>
+
+#include "load.h"
+#include "tap.h"
+#include "whatif.h"
+
+#define MS	1000000ULL
+#define SEC	(1000 * MS)
+
+static struct fs_span spans[64];
+static struct fs_job jobs[16];
+
+/* A load over [0, @t1) of @nr_hi spans and @nr_jobs jobs set up above. */
+static struct fs_load load(uint64_t t1, size_t nr_hi, size_t nr_jobs)
+{
+	struct fs_load l;
+
+	memset(&l, 0, sizeof(l));
+	l.t1 = t1;
+	l.hi = spans;
+	l.nr_hi = nr_hi;
+	l.jobs = jobs;
+	l.nr_jobs = nr_jobs;
+	return l;
+}
+
+/* A FIFO hog and a fair task that never sleeps, for 10 s. */
+static void hog_and_spinner(void)
+{
+	struct fs_load l;
+	struct fs_whatif w;
+
+	spans[0] = (struct fs_span){ 0, 10 * SEC };
+	jobs[0] = (struct fs_job){ 0, FS_WORK_OPEN };
+	l = load(10 * SEC, 1, 1);
+
+	/*
+	 * 50/1000: armed at 0 for 950; the boost takes a new period and
+	 * serves 950-1000; the throttle is followed by a charge in the
+	 * background, a new deferred period from 1000: boosts at 1950, ...,
+	 * 9950, each serving 50 ms.
+	 */
+	fs_whatif_replay(&l, 50 * MS, SEC, &w);
+	ok(w.starve.count == 10 && w.starve.min == 950 * MS &&
+	   w.starve.max == 950 * MS && !w.starve_open,
+	   "hog, 50/1000: ten episodes of 950 ms (%llu, max %llu)",
+	   (unsigned long long)w.starve.count,
+	   (unsigned long long)w.starve.max);
+	ok(w.preempt.count == 10 && w.preempt.max == 50 * MS &&
+	   w.preempt.min == 50 * MS, "hog, 50/1000: ten stints of 50 ms preempt the hog");
+	ok(w.fair_ns == 500 * MS && w.boosts == 10,
+	   "hog, 50/1000: 500 ms of fair time, ten boosts (%llu)",
+	   (unsigned long long)w.boosts);
+	ok(fs_whatif_preempt_rate(&w) == 50 * MS,
+	   "hog, 50/1000: 50 ms of RT preemption per second");
+
+	/* 20/100: 80 ms starved, 20 ms served, every 100 ms. */
+	fs_whatif_replay(&l, 20 * MS, 100 * MS, &w);
+	ok(w.starve.count == 100 && w.starve.max == 80 * MS &&
+	   w.starve.min == 80 * MS && w.preempt.max == 20 * MS &&
+	   w.fair_ns == 2 * SEC,
+	   "hog, 20/100: 100 episodes of 80 ms, 20 ms stints, 2 s fair");
+
+	/* Disabled: one episode as long as the window, still open. */
+	fs_whatif_replay(&l, 0, SEC, &w);
+	ok(!w.starve.count && w.starve_open == 10 * SEC && !w.fair_ns &&
+	   !w.preempt.count && fs_whatif_worst(&w) == 10 * SEC,
+	   "hog, disabled: starved for the whole window");
+}
+
+/*
+ * A hog with a 20 ms gap at 500 ms: the fair task uses 20 ms of the
+ * runtime in the background, so the zero-laxity timer set for 950 ms is
+ * forwarded to 1000 - 30 = 970 ms.
+ */
+static void background_forwards_timer(void)
+{
+	struct fs_load l;
+	struct fs_whatif w;
+
+	spans[0] = (struct fs_span){ 0, 500 * MS };
+	spans[1] = (struct fs_span){ 520 * MS, 2 * SEC };
+	jobs[0] = (struct fs_job){ 0, FS_WORK_OPEN };
+	l = load(2 * SEC, 2, 1);
+	fs_whatif_replay(&l, 50 * MS, SEC, &w);
+	/* Starved 0-500, 520-970, 1020-1970; served 970-1020, 1970-2000. */
+	ok(w.starve.count == 3 && w.starve.min == 450 * MS &&
+	   w.starve.max == 950 * MS &&
+	   w.starve.sum == (500 + 450 + 950) * MS,
+	   "gap: episodes of 500, 450, 950 ms (sum %llu)",
+	   (unsigned long long)w.starve.sum);
+	ok(w.preempt.count == 2 && w.preempt.max == 50 * MS &&
+	   w.preempt.min == 30 * MS,
+	   "gap: the boost at 970 ms serves 50 ms, the last stint 30 ms");
+	ok(w.fair_ns == 100 * MS && w.boosts == 2,
+	   "gap: 100 ms of fair time, two boosts");
+}
+
+/*
+ * A FIFO task busy 90 ms of every 100 ms and a spinner, 20/100: boosted
+ * at 80 ms into each burst, the server serves to 100, through the gap; the
+ * FIFO task it preempted at 80 waits to the end of the stint, 20 ms,
+ * though its burst ended at 90. Then a deferred period from 100.
+ */
+static void periodic(void)
+{
+	struct fs_load l;
+	struct fs_whatif w;
+	int i;
+
+	for (i = 0; i < 10; i++)
+		spans[i] = (struct fs_span){ i * 100 * MS, (i * 100 + 90) * MS };
+	jobs[0] = (struct fs_job){ 0, FS_WORK_OPEN };
+	l = load(SEC, 10, 1);
+	fs_whatif_replay(&l, 20 * MS, 100 * MS, &w);
+	ok(w.starve.count == 10 && w.starve.min == 80 * MS &&
+	   w.starve.max == 80 * MS,
+	   "periodic, 20/100: starved 80 ms of each burst (%llu, max %llu)",
+	   (unsigned long long)w.starve.count,
+	   (unsigned long long)w.starve.max);
+	ok(w.preempt.count == 10 && w.preempt.min == 20 * MS &&
+	   w.preempt.max == 20 * MS && w.fair_ns == 200 * MS,
+	   "periodic, 20/100: the preempted FIFO task waits 20 ms a stint");
+	/* 50/1000: 10 ms of background use per 100 ms never lets it boost. */
+	fs_whatif_replay(&l, 50 * MS, SEC, &w);
+	ok(!w.boosts && w.starve.max == 90 * MS && w.fair_ns == 100 * MS,
+	   "periodic, 50/1000: no boost, the fair task runs in the gaps");
+}
+
+/*
+ * After a boost the server keeps dl_defer_running: a fair task that
+ * wakes before the deadline is served at once, with the bandwidth left.
+ */
+static void boost_persists(void)
+{
+	struct fs_load l;
+	struct fs_whatif w;
+
+	spans[0] = (struct fs_span){ 0, 3 * SEC };
+	jobs[0] = (struct fs_job){ 0, 20 * MS };
+	jobs[1] = (struct fs_job){ 1450 * MS, 5 * MS };
+	l = load(3 * SEC, 1, 2);
+	fs_whatif_replay(&l, 50 * MS, SEC, &w);
+	/*
+	 * Boost at 950 (deadline 1950), 20 ms served, stop. At 1450 the rest
+	 * (30 ms in 500 ms) overflows the bandwidth: revised to 25 ms and
+	 * served at once, preempting the hog for 5 ms.
+	 */
+	ok(w.starve.count == 1 && w.starve.max == 950 * MS,
+	   "persist: one episode of 950 ms, none at 1450 ms");
+	ok(w.preempt.count == 2 && w.preempt.max == 20 * MS &&
+	   w.preempt.min == 5 * MS && w.fair_ns == 25 * MS,
+	   "persist: stints of 20 and 5 ms");
+}
+
+/*
+ * No higher class: fair jobs run in the background; the idle time between
+ * them uses the runtime up, the next job restarts the deferred period.
+ */
+static void idle_charged(void)
+{
+	struct fs_load l;
+	struct fs_whatif w;
+
+	jobs[0] = (struct fs_job){ 100 * MS, 10 * MS };
+	jobs[1] = (struct fs_job){ 500 * MS, 10 * MS };
+	l = load(SEC, 0, 2);
+	fs_whatif_replay(&l, 50 * MS, SEC, &w);
+	ok(!w.starve.count && !w.starve_open && w.fair_ns == 20 * MS &&
+	   !w.boosts && !w.preempt.count,
+	   "idle: no starvation, no boost, 20 ms of fair time");
+}
+
+/*
+ * A tick of 4 ms, the load from 2 ms: boosted at 952, the spinner's runtime
+ * runs out at 1002 but is seen at the tick at 1004, where the next
+ * deferred period begins: boosts at 1954 (served to 2004, a tick) and
+ * 2954 (served to the end, 3000).
+ */
+static void tick_delays(void)
+{
+	struct fs_load l;
+	struct fs_whatif w;
+
+	spans[0] = (struct fs_span){ 2 * MS, 3 * SEC };
+	jobs[0] = (struct fs_job){ 2 * MS, FS_WORK_OPEN };
+	l = load(3 * SEC, 1, 1);
+	l.tick_ns = 4 * MS;
+	fs_whatif_replay(&l, 50 * MS, SEC, &w);
+	ok(w.preempt.count == 3 && w.preempt.max == 52 * MS &&
+	   w.preempt.min == 46 * MS,
+	   "tick: a stint ends at the tick after its runtime (max %llu)",
+	   (unsigned long long)w.preempt.max);
+	ok(w.starve.count == 3 && w.starve.min == 950 * MS &&
+	   w.starve.max == 950 * MS,
+	   "tick: starved 2-952, 1004-1954, 2004-2954 (min %llu, max %llu)",
+	   (unsigned long long)w.starve.min,
+	   (unsigned long long)w.starve.max);
+}
+
+/* Advice on the hog: 100 ms at most, less a margin of 10%. */
+static void advice(void)
+{
+	struct fs_load l;
+	struct fs_whatif w;
+
+	spans[0] = (struct fs_span){ 0, 10 * SEC };
+	jobs[0] = (struct fs_job){ 0, FS_WORK_OPEN };
+	l = load(10 * SEC, 1, 1);
+	l.tick_ns = MS;
+	ok(fs_whatif_advise(&l, 100 * MS, 10, &w),
+	   "advice: a setting meets 100 ms");
+	ok(fs_whatif_worst(&w) <= 90 * MS && w.runtime >= 5 * MS,
+	   "advice: %llu/%llu ms, worst %llu ms, no runtime below five ticks",
+	   (unsigned long long)(w.runtime / MS),
+	   (unsigned long long)(w.period / MS),
+	   (unsigned long long)(fs_whatif_worst(&w) / MS));
+	/* The least preemption: 10% at 50 ms (5 ms) beats 10% at 100 ms. */
+	ok(w.period == 50 * MS && w.runtime == 5 * MS,
+	   "advice: 5 ms every 50 ms, the least RT preemption");
+	ok(!fs_whatif_advise(&l, 5 * MS, 10, &w),
+	   "advice: nothing meets 5 ms with runtimes of five ticks");
+}
+
+/* A scheduler event on @cpu at @ms. */
+static struct fs_event sev(enum fs_ev type, int cpu, uint64_t ms)
+{
+	struct fs_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.type = type;
+	e.cpu = cpu;
+	e.ts = ms * MS;
+	return e;
+}
+
+/* A switch on CPU 1 from @prev (in @state) to @next. */
+static struct fs_event sw(uint64_t ms, int prev, int prev_prio, int64_t state,
+			  int next, int next_prio)
+{
+	struct fs_event e = sev(FS_EV_SWITCH, 1, ms);
+
+	e.from.pid = prev;
+	e.from.prio = prev_prio;
+	e.from_state = state;
+	e.to.pid = next;
+	e.to.prio = next_prio;
+	return e;
+}
+
+/* The recorder, from a stream: FIFO 10 (prio 89), fair 20 and 21. */
+static void recorder(void)
+{
+	struct fs_loads l;
+	struct fs_event e;
+	struct fs_load *c;
+
+	ok(!fs_loads_init(&l, 4, 0), "recorder: set up");
+	/* 20 ran since before the window; the FIFO task wakes at 10. */
+	e = sev(FS_EV_WAKEUP, 1, 10);
+	e.from.pid = 10;
+	e.from.prio = 89;
+	fs_loads_event(&l, &e);
+	e = sw(10, 20, 120, 0, 10, 89);		/* 20 preempted */
+	fs_loads_event(&l, &e);
+	e = sev(FS_EV_WAKEUP, 1, 30);		/* 21 wakes, waits */
+	e.from.pid = 21;
+	e.from.prio = 120;
+	fs_loads_event(&l, &e);
+	e = sw(60, 10, 89, 0, 21, 120);		/* served: 10 preempted */
+	fs_loads_event(&l, &e);
+	e = sw(65, 21, 120, 1, 10, 89);		/* 21 sleeps after 5 ms */
+	fs_loads_event(&l, &e);
+	e = sw(100, 10, 89, 1, 20, 120);	/* 10 sleeps */
+	fs_loads_event(&l, &e);
+	/* 20 moves to CPU 2 while preempted by an RT task of CPU 1. */
+	e = sev(FS_EV_WAKEUP, 1, 110);
+	e.from.pid = 10;
+	e.from.prio = 89;
+	fs_loads_event(&l, &e);
+	e = sw(110, 20, 120, 0, 10, 89);
+	fs_loads_event(&l, &e);
+	e = sev(FS_EV_MIGRATE, 2, 120);
+	e.from.pid = 20;
+	e.from.prio = 120;
+	e.src_cpu = 1;
+	fs_loads_event(&l, &e);
+	fs_loads_finish(&l, 200 * MS);
+
+	c = &l.cpu[1];
+	ok(c->nr_hi == 2 && c->hi[0].start == 10 * MS &&
+	   c->hi[0].end == 100 * MS && c->hi[1].start == 110 * MS &&
+	   c->hi[1].end == 200 * MS,
+	   "recorder: the FIFO task wanted CPU 1 10-100 (served or not) and 110-200");
+	ok(c->nr_jobs == 2 && c->jobs[0].ts == 0 &&
+	   c->jobs[0].work == 20 * MS && c->jobs[1].ts == 30 * MS &&
+	   c->jobs[1].work == 5 * MS,
+	   "recorder: CPU 1's jobs: 20's 20 ms before it moved, 21's 5 ms");
+	ok(l.cpu[2].nr_jobs == 1 && l.cpu[2].jobs[0].ts == 120 * MS &&
+	   l.cpu[2].jobs[0].work == FS_WORK_OPEN,
+	   "recorder: 20's rest is an open job of CPU 2 from 120 ms");
+	fs_loads_free(&l);
+}
+
+int main(void)
+{
+	hog_and_spinner();
+	background_forwards_timer();
+	periodic();
+	boost_persists();
+	idle_charged();
+	tick_delays();
+	advice();
+	recorder();
+	return tap_done();
+}
