@@ -31,6 +31,8 @@ enum {
 	OPT_VERSION,
 	OPT_ON_THRESHOLD,
 	OPT_ON_END,
+	OPT_WHAT_IF,
+	OPT_TARGET,
 };
 
 static const struct option long_opts[] = {
@@ -58,6 +60,8 @@ static const struct option long_opts[] = {
 	{ "worst",		required_argument, NULL, OPT_WORST },
 	{ "server-only",	no_argument,	   NULL, OPT_SERVER_ONLY },
 	{ "source",		required_argument, NULL, OPT_SOURCE },
+	{ "what-if",		required_argument, NULL, OPT_WHAT_IF },
+	{ "target-starvation",	required_argument, NULL, OPT_TARGET },
 	{ "version",		no_argument,	   NULL, OPT_VERSION },
 	{ "help",		no_argument,	   NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -80,7 +84,8 @@ void fs_usage(enum fs_mode mode, FILE *f)
 		"	[--source auto|events|kprobe]\n"
 		"	[--version]%s\n\n",
 		hist ? "hist" : "top",
-		hist ? "\n	[-b time] [-E N] [--no-header] [--no-summary] [--no-index] [--with-zeros]" : "");
+		hist ? "\n	[-b time] [-E N] [--no-header] [--no-summary] [--no-index] [--with-zeros]\n"
+		       "	[--what-if runtime/period[,...]] [--target-starvation time]" : "");
 	fprintf(f, "  %s\n\n",
 		hist ? "Histograms of fair-task starvation, the fair server's wait and RT preemption."
 		     : "Live per-CPU fair-task starvation and fair server (dl_server) statistics.");
@@ -120,7 +125,13 @@ void fs_usage(enum fs_mode mode, FILE *f)
 			"	     --no-header: do not print the header\n"
 			"	     --no-summary: do not print over/count/min/avg/max\n"
 			"	     --no-index: do not print the Index column\n"
-			"	     --with-zeros: print buckets with no samples\n",
+			"	     --with-zeros: print buckets with no samples\n"
+			"	     --what-if runtime/period[,...]: replay each CPU's recorded\n"
+			"		load with these server settings (e.g. 20ms/100ms; 0/1s:\n"
+			"		disabled): predicted starvation, RT preemption, fair share\n"
+			"	     --target-starvation time: advise the setting with the least\n"
+			"		RT preemption whose predicted starvation stays within time,\n"
+			"		and print the debugfs writes that apply it (not applied)\n",
 			DEFAULT_ENTRIES);
 }
 
@@ -147,6 +158,8 @@ static bool hist_only(int c)
 	case OPT_NO_SUMMARY:
 	case OPT_NO_INDEX:
 	case OPT_WITH_ZEROS:
+	case OPT_WHAT_IF:
+	case OPT_TARGET:
 		return true;
 	default:
 		return false;
@@ -420,6 +433,15 @@ int fs_parse_args(int argc, char **argv, enum fs_mode mode,
 				goto fail;
 			}
 			break;
+		case OPT_WHAT_IF:
+			if (fs_parse_settings(optarg, p->what_if,
+					      &p->nr_what_if, err))
+				goto bad_value;
+			break;
+		case OPT_TARGET:
+			if (fs_parse_time(optarg, &p->target_ns, err))
+				goto bad_value;
+			break;
 		case OPT_VERSION:
 			printf("rtla fairsrv %s\n", FS_VERSION);
 			fs_free_params(p);
@@ -453,6 +475,10 @@ int fs_parse_args(int argc, char **argv, enum fs_mode mode,
 	}
 	if (p->nr_on_threshold && !p->threshold_ns) {
 		bad(p, "--on-threshold needs a threshold: -T or -a");
+		goto fail;
+	}
+	if ((p->nr_what_if || p->target_ns) && p->server_only) {
+		bad(p, "--what-if and --target-starvation need the scheduler's events: not with --server-only");
 		goto fail;
 	}
 	if ((unsigned long long)p->entries * p->bucket_ns / p->entries !=

@@ -15,9 +15,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "parse.h"
 #include "model.h"
+#include "parse.h"
 #include "tasks.h"
+#include "whatif.h"
 
 #define FS_VERSION		"0.3"
 
@@ -65,6 +66,10 @@ struct fs_params {
 	unsigned int worst;		/* --worst: episodes to list */
 	bool server_only;		/* --server-only: no starvation events */
 	enum fs_source source;		/* --source */
+	/* hist: the what-if replay and the advice (whatif.h) */
+	struct fs_setting what_if[FS_MAX_SETTINGS];
+	unsigned int nr_what_if;
+	uint64_t target_ns;		/* --target-starvation, 0: none */
 	/* hist */
 	uint64_t bucket_ns;
 	unsigned int entries;
@@ -96,6 +101,9 @@ void fs_free_params(struct fs_params *p);
 int fs_system_cpus(void);
 int fs_system_server(int cpu, uint64_t *runtime, uint64_t *period);
 uint64_t fs_system_now(void);
+int fs_system_jiffies(uint64_t *now_ns, uint64_t *jiffies);
+uint64_t fs_system_tick_ns(uint64_t ns0, uint64_t j0, uint64_t ns1,
+			   uint64_t j1);
 int fs_system_runnable(int (*fn)(void *ctx, int cpu, const struct fs_task *t),
 		       void *ctx);
 
@@ -111,6 +119,7 @@ struct fs_trace_caps {
 	bool starvation;	/* fair starvation is measured */
 	bool hotplug;		/* cpuhp_enter */
 	bool params;		/* parameter writes are seen */
+	bool load;		/* the scheduler's events, for --what-if */
 };
 
 /* The name of a source, for output. */
@@ -170,6 +179,30 @@ struct fs_report {
 	/* Whether a -T crossing stopped the run; how many there were. */
 	bool threshold_hit;
 	unsigned long crossings;
+	/* --what-if and --target-starvation: the replays, CPU by CPU. */
+	const struct fs_whatif_row *what_if;
+	size_t nr_what_if;
+	uint64_t load_lost;		/* losses within the recorded load */
+	uint64_t tick_ns;		/* the tick the replays assumed */
+};
+
+/* The part of --target-starvation the advice keeps free, percent: for
+ * what the replay cannot see. */
+#define FS_ADVICE_MARGIN	10
+
+/* One replay of a CPU's load, as the renderers show it. */
+enum fs_whatif_kind {
+	FS_WHATIF_RECORDED,	/* the setting the run had */
+	FS_WHATIF_ASKED,	/* one of --what-if */
+	FS_WHATIF_ADVISED,	/* --target-starvation's answer */
+	FS_WHATIF_NONE,		/* --target-starvation: no setting meets it */
+};
+
+struct fs_whatif_row {
+	int cpu;
+	enum fs_whatif_kind kind;
+	struct fs_whatif w;
+	uint64_t old_runtime, old_period;	/* advised: the writes' order */
 };
 
 /* actions.c: run @n actions in order, up to the first that fails or a
@@ -183,6 +216,9 @@ int fs_main(int argc, char **argv, enum fs_mode mode);
 int fs_top_print(const struct fs_report *r, FILE *f);
 int fs_hist_print(const struct fs_report *r, FILE *f);
 int fs_json_print(const struct fs_report *r, FILE *f);
+
+/* advice.c: hist's what-if table and advice, when asked for. */
+void fs_advice_print(const struct fs_report *r, FILE *f);
 
 /* Shared by the renderers. */
 const char *fs_source_note(const struct fs_report *r);

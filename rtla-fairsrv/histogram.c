@@ -220,5 +220,6 @@ int fs_hist_print(const struct fs_report *r, FILE *f)
 		all_block(f, r, div);
 		attribution(f, r, div, unit);
 	}
+	fs_advice_print(r, f);
 	return ferror(f) ? -1 : 0;
 }

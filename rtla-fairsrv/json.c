@@ -207,6 +207,50 @@ static void tasks(FILE *f, const struct fs_report *r)
 	num(f, true, "other_tasks", r->other_tasks);
 }
 
+/* --what-if and --target-starvation: the replays, then the advice. */
+static void what_if(FILE *f, const struct fs_report *r)
+{
+	static const char *const kinds[] = {
+		[FS_WHATIF_RECORDED] = "recorded",
+		[FS_WHATIF_ASKED] = "what-if",
+		[FS_WHATIF_ADVISED] = "advised",
+		[FS_WHATIF_NONE] = "none",
+	};
+	size_t i;
+
+	if (!r->nr_what_if)
+		return;
+	fprintf(f, ",\"what_if\":{");
+	num(f, false, "tick_ns", r->tick_ns);
+	num(f, true, "lost", r->load_lost);
+	num(f, true, "target_ns", r->p->target_ns);
+	num(f, true, "margin_pct", FS_ADVICE_MARGIN);
+	fprintf(f, ",\"replays\":[");
+	for (i = 0; i < r->nr_what_if; i++) {
+		const struct fs_whatif *w = &r->what_if[i].w;
+
+		fprintf(f, "%s{\"cpu\":%d,\"setting\":\"%s\"", i ? "," : "",
+			r->what_if[i].cpu, kinds[r->what_if[i].kind]);
+		if (r->what_if[i].kind != FS_WHATIF_NONE) {
+			num(f, true, "runtime_ns", w->runtime);
+			num(f, true, "period_ns", w->period);
+			num(f, true, "window_ns", w->window_ns);
+			num(f, true, "fair_ns", w->fair_ns);
+			num(f, true, "boosts", w->boosts);
+			fprintf(f, ",\"starvation\":{");
+			stat_members(f, &w->starve);
+			num(f, true, "open_ns", w->starve_open);
+			num(f, true, "worst_ns", fs_whatif_worst(w));
+			fprintf(f, "},\"rt_preemption\":{");
+			stat_members(f, &w->preempt);
+			num(f, true, "per_s_ns", fs_whatif_preempt_rate(w));
+			fprintf(f, "}");
+		}
+		fprintf(f, "}");
+	}
+	fprintf(f, "]}");
+}
+
 /* Print the whole run as JSON. */
 int fs_json_print(const struct fs_report *r, FILE *f)
 {
@@ -240,6 +284,8 @@ int fs_json_print(const struct fs_report *r, FILE *f)
 		fprintf(f, "%s", i ? "," : "");
 		episode(f, &r->worst[i]);
 	}
-	fprintf(f, "]}\n");
+	fprintf(f, "]");
+	what_if(f, r);
+	fprintf(f, "}\n");
 	return ferror(f) ? -1 : 0;
 }

@@ -17,6 +17,7 @@
 #include "derive.h"
 #include "explain.h"
 #include "fairsrv.h"
+#include "load.h"
 #include "order.h"
 
 #define POLL_NS		(100ULL * 1000 * 1000)	/* read the buffers 10x/s */
@@ -35,6 +36,10 @@ struct run {
 	struct fs_derive derive;	/* the kprobe source's observations */
 	bool derived;
 	struct fs_tasks tasks;		/* the waits of each fair task */
+	struct fs_loads loads;		/* --what-if: each CPU's load */
+	bool loading;
+	uint64_t jiffies_ns, jiffies;	/* read at start, for the tick */
+	bool have_jiffies;
 	struct fs_worst worst;		/* the longest episodes */
 	uint64_t start_ns;		/* CLOCK_MONOTONIC = trace clock */
 	uint64_t events;
@@ -244,9 +249,11 @@ static void feed(void *ctx, const struct fs_event *ev)
 	/* Events read: not the tool's marks, nor the tasks found at start. */
 	if (ev->type < FS_EV_LOST && ev->type != FS_EV_FOUND_TASK)
 		run->events++;
+	if (run->loading)
+		fs_loads_event(&run->loads, ev);
 	if (run->derived)
 		fs_derive_event(&run->derive, ev, feed_one, run);
-	else
+	else if (ev->type < FS_EV_P_START || ev->type > FS_EV_FOUND_TASK)
 		feed_one(run, ev);
 }
 
@@ -498,6 +505,12 @@ static int house_keeping(const struct fs_params *p)
 	return ret;
 }
 
+/* Whether the run records the load for a replay. */
+static bool p_load(const struct fs_params *p)
+{
+	return p->nr_what_if || p->target_ns;
+}
+
 /* apply_config: house-keeping affinity, the start state, the events. */
 static int apply_config(struct run *run, struct fs_trace *t)
 {
@@ -508,6 +521,17 @@ static int apply_config(struct run *run, struct fs_trace *t)
 	found(run);
 	if (fs_trace_start(t))
 		return -1;
+	/* The load is known from here: what ran before is not. */
+	if (p_load(run->p)) {
+		if (fs_loads_init(&run->loads, run->p->nr_cpus,
+				  fs_system_now())) {
+			fs_err("out of memory");
+			return -1;
+		}
+		run->loading = true;
+		run->have_jiffies = !fs_system_jiffies(&run->jiffies_ns,
+						       &run->jiffies);
+	}
 	if (run->derived)
 		found_tasks(run);
 	return 0;
@@ -613,12 +637,117 @@ static int explain(struct run *run)
 	return 0;
 }
 
+/* The kernel's tick, from jiffies read at start and now; 0 if unknown. */
+static uint64_t tick_ns(const struct run *run)
+{
+	uint64_t ns, j;
+
+	if (!run->have_jiffies || fs_system_jiffies(&ns, &j)) {
+		fs_debug("no jiffies in /proc/timer_list: the replay takes runtimes to run out on time");
+		return 0;
+	}
+	return fs_system_tick_ns(run->jiffies_ns, run->jiffies, ns, j);
+}
+
+/* -D: what was recorded of @cpu's load. */
+static void load_debug(const struct fs_load *l, int cpu)
+{
+	uint64_t hi = 0, longest = 0, at = 0;
+	size_t i, open = 0;
+
+	if (!fs_debug_on)
+		return;
+	for (i = 0; i < l->nr_hi; i++) {
+		uint64_t len = l->hi[i].end - l->hi[i].start;
+
+		hi += len;
+		if (len > longest) {
+			longest = len;
+			at = l->hi[i].start;
+		}
+	}
+	for (i = 0; i < l->nr_jobs; i++)
+		open += l->jobs[i].work == FS_WORK_OPEN;
+
+	fs_debug("cpu %d load: %zu higher-class spans, %llu ms, the longest %llu ms at %llu; %zu fair jobs, %zu open",
+		 cpu, l->nr_hi, (unsigned long long)(hi / 1000000),
+		 (unsigned long long)(longest / 1000000),
+		 (unsigned long long)at, l->nr_jobs, open);
+}
+
+/* Append a replay of @cpu's load to @rows. */
+static void replay(struct fs_whatif_row *rows, size_t *nr, const struct run *run,
+		   int cpu, enum fs_whatif_kind kind, uint64_t runtime,
+		   uint64_t period)
+{
+	struct fs_whatif_row *row = &rows[(*nr)++];
+
+	row->cpu = cpu;
+	row->kind = kind;
+	row->old_runtime = run->cpus[cpu].srv.dl_runtime;
+	row->old_period = run->cpus[cpu].srv.dl_period;
+	fs_whatif_replay(&run->loads.cpu[cpu], runtime, period, &row->w);
+}
+
+/*
+ * --what-if and --target-starvation: replay each CPU's load with the
+ * setting it had, the settings asked for, and find the advice. Returns
+ * the rows (NULL and 0 rows when not asked), or NULL with -1 in @nr.
+ */
+static struct fs_whatif_row *what_if(struct run *run, struct fs_report *r,
+				     uint64_t now)
+{
+	const struct fs_params *p = run->p;
+	size_t per_cpu = 2 + p->nr_what_if, nr = 0;
+	struct fs_whatif_row *rows;
+	unsigned int i;
+	int cpu;
+
+	if (!run->loading)
+		return NULL;
+	rows = calloc((size_t)fs_cpuset_count(&p->cpus) * per_cpu,
+		      sizeof(*rows));
+	if (!rows)
+		return NULL;
+	fs_loads_finish(&run->loads, now);
+	if (run->loads.failed)
+		fs_err("out of memory while recording the load: the what-if replays part of it");
+	r->tick_ns = tick_ns(run);
+	r->load_lost = run->loads.lost;
+	fs_for_each_cpu(cpu, &p->cpus) {
+		const struct fs_server *srv = &run->cpus[cpu].srv;
+		struct fs_whatif_row *row;
+
+		run->loads.cpu[cpu].tick_ns = r->tick_ns;
+		load_debug(&run->loads.cpu[cpu], cpu);
+		if (srv->dl_period)
+			replay(rows, &nr, run, cpu, FS_WHATIF_RECORDED,
+			       srv->dl_runtime, srv->dl_period);
+		for (i = 0; i < p->nr_what_if; i++)
+			replay(rows, &nr, run, cpu, FS_WHATIF_ASKED,
+			       p->what_if[i].runtime, p->what_if[i].period);
+		if (!p->target_ns)
+			continue;
+		row = &rows[nr++];
+		row->cpu = cpu;
+		row->old_runtime = srv->dl_runtime;
+		row->old_period = srv->dl_period;
+		row->kind = fs_whatif_advise(&run->loads.cpu[cpu], p->target_ns,
+					     FS_ADVICE_MARGIN, &row->w) ?
+			    FS_WHATIF_ADVISED : FS_WHATIF_NONE;
+	}
+	r->what_if = rows;
+	r->nr_what_if = nr;
+	return rows;
+}
+
 /* Print the result of the run; then what stopped it. */
 static int result(struct run *run, uint64_t now)
 {
 	const struct fs_params *p = run->p;
 	struct fs_task_waits *tasks = NULL;
 	struct fs_episode *worst = NULL;
+	struct fs_whatif_row *rows = NULL;
 	struct fs_report r;
 	struct fs_cpu all;
 	int ret = -1;
@@ -637,6 +766,11 @@ static int result(struct run *run, uint64_t now)
 	r.other_tasks = run->tasks.other;
 	r.worst = worst;
 	r.nr_worst = run->worst.nr;
+	rows = what_if(run, &r, now);
+	if (run->loading && !rows) {
+		fs_err("out of memory");
+		goto out;
+	}
 	ret = emit(run, &r);
 	if (run->threshold_stop)
 		fprintf(stderr, "%s: %s of %llu us on CPU %d exceeded the threshold of %llu us\n",
@@ -651,6 +785,7 @@ static int result(struct run *run, uint64_t now)
 	if (!ret && p->analyze && run->crossings)
 		ret = explain(run);
 out:
+	free(rows);
 	free(tasks);
 	free(worst);
 	fs_cpu_free(&all);
@@ -670,6 +805,7 @@ static void teardown(struct run *run, struct fs_trace *t)
 	free(run->fired);
 	fs_order_free(&run->order);
 	fs_derive_free(&run->derive);
+	fs_loads_free(&run->loads);
 	fs_tasks_free(&run->tasks);
 	fs_worst_free(&run->worst);
 }

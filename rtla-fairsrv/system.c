@@ -72,6 +72,58 @@ uint64_t fs_system_now(void)
 }
 
 /*
+ * The jiffies counter and the monotonic time it was read at, from
+ * /proc/timer_list: 0, or -1 if it has neither.
+ */
+int fs_system_jiffies(uint64_t *now_ns, uint64_t *jiffies)
+{
+	FILE *f = fopen("/proc/timer_list", "r");
+	bool have_now = false, have_j = false;
+	unsigned long long v;
+	char line[256];
+
+	if (!f)
+		return -1;
+	while ((!have_now || !have_j) && fgets(line, sizeof(line), f)) {
+		if (!have_now && sscanf(line, "now at %llu nsecs", &v) == 1) {
+			*now_ns = v;
+			have_now = true;
+		} else if (!have_j && sscanf(line, "jiffies: %llu", &v) == 1) {
+			*jiffies = v;
+			have_j = true;
+		}
+	}
+	fclose(f);
+	return have_now && have_j ? 0 : -1;
+}
+
+/*
+ * The kernel's tick from two readings of jiffies: the nearest of the HZ
+ * values a kernel can be built with; 0 if the readings say nothing.
+ */
+uint64_t fs_system_tick_ns(uint64_t ns0, uint64_t j0, uint64_t ns1,
+			   uint64_t j1)
+{
+	static const unsigned int hz[] = { 100, 250, 300, 1000 };
+	double rate, best_err = 0;
+	unsigned int best = 0;
+	size_t i;
+
+	if (ns1 <= ns0 + 100000000ULL || j1 <= j0)
+		return 0;
+	rate = (double)(j1 - j0) * 1e9 / (double)(ns1 - ns0);
+	for (i = 0; i < sizeof(hz) / sizeof(hz[0]); i++) {
+		double err = rate > hz[i] ? rate - hz[i] : hz[i] - rate;
+
+		if (!best || err < best_err) {
+			best = hz[i];
+			best_err = err;
+		}
+	}
+	return 1000000000ULL / best;
+}
+
+/*
  * Read /proc/@pid/task/@tid/stat into @t and @cpu; 1 if the task is
  * runnable (state R), 0 if not or gone.
  */

@@ -29,8 +29,13 @@
 /* Only the fair server of the events DL tasks share (type 2). */
 #define FAIR_SERVER_FILTER	"type == 2"
 
-/* Groups of events: the server's are needed, the others add figures. */
-enum group { GROUP_SERVER, GROUP_STARVATION, GROUP_HOTPLUG };
+/*
+ * Groups of events: the server's are needed, the others add figures; the
+ * scheduler's own are read for the what-if's load (the kprobe source reads
+ * them as its starvation group).
+ */
+enum group { GROUP_SERVER, GROUP_STARVATION, GROUP_HOTPLUG, GROUP_LOAD,
+	     NR_GROUPS };
 
 /* Where each event is in tracefs; no system: not read from this source. */
 struct ev_def {
@@ -161,6 +166,14 @@ static void define_events(struct fs_trace *t)
 			d->group = GROUP_STARVATION;
 		if (i == FS_EV_THROTTLE || i == FS_EV_REPLENISH)
 			d->filter = FAIR_SERVER_FILTER;
+	}
+	if (!t->p->nr_what_if && !t->p->target_ns)
+		return;
+	for (i = FS_EV_SWITCH; i <= FS_EV_MIGRATE; i++) {
+		t->ev[i].system = "sched";
+		snprintf(t->ev[i].name, sizeof(t->ev[i].name), "%s",
+			 fs_ev_name(i));
+		t->ev[i].group = GROUP_LOAD;
 	}
 }
 
@@ -315,7 +328,7 @@ static void add_missing(char *buf, size_t len, const char *name)
 /* Parse our events' formats with @tep and resolve their fields. */
 static int resolve_with(struct fs_trace *t, struct tep_handle *tep)
 {
-	bool have[GROUP_HOTPLUG + 1] = { true, true, true };
+	bool have[NR_GROUPS] = { true, true, true, true };
 	char missing[512] = "";
 	int i, ret;
 
@@ -358,6 +371,12 @@ static int resolve_with(struct fs_trace *t, struct tep_handle *tep)
 	}
 	t->caps.starvation = have[GROUP_STARVATION];
 	t->caps.hotplug = have[GROUP_HOTPLUG];
+	t->caps.load = t->probes ? have[GROUP_STARVATION] :
+				   t->ev[FS_EV_SWITCH].present;
+	if ((t->p->nr_what_if || t->p->target_ns) && !t->caps.load) {
+		fs_err("this kernel has no sched_switch, sched_wakeup or sched_migrate_task events: --what-if and --target-starvation cannot record the load");
+		return -1;
+	}
 	fs_debug("source %s: server yes, starvation %s, hotplug %s",
 		 fs_source_name(t->caps.source),
 		 t->caps.starvation ? "yes" : "no",

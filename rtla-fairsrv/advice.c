@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The what-if table and the advice of hist, as text: one row per CPU and
+ * setting, then the debugfs writes that would apply the advice.
+ */
+#include "fairsrv.h"
+
+#define FS_DEBUGFS	"/sys/kernel/debug/sched/fair_server"
+#define NS_PER_MS	1e6
+
+static const char *const kind_names[] = {
+	[FS_WHATIF_RECORDED]	= "recorded",
+	[FS_WHATIF_ASKED]	= "what-if",
+	[FS_WHATIF_ADVISED]	= "advised",
+	[FS_WHATIF_NONE]	= "none",
+};
+
+/* One row of the table. */
+static void row(FILE *f, const struct fs_whatif_row *x)
+{
+	const struct fs_whatif *w = &x->w;
+	double share = w->window_ns ? 100.0 * w->fair_ns / w->window_ns : 0;
+
+	fprintf(f, "%-9s %4d %8.2f %8.2f %8.2f %8.2f %7llu %8.2f %8.2f %8.2f %6.2f\n",
+		kind_names[x->kind], x->cpu, w->runtime / NS_PER_MS,
+		w->period / NS_PER_MS, fs_whatif_worst(w) / NS_PER_MS,
+		fs_whatif_avg(w) / NS_PER_MS,
+		(unsigned long long)(w->starve.count + (w->starve_open ? 1 : 0)),
+		w->preempt.max / NS_PER_MS, fs_stat_avg(&w->preempt) / NS_PER_MS,
+		fs_whatif_preempt_rate(w) / NS_PER_MS, share);
+}
+
+/*
+ * The writes that apply @x, in an order the kernel accepts at each step:
+ * the runtime never above the period in force.
+ */
+static void writes(FILE *f, const struct fs_whatif_row *x)
+{
+	bool runtime_first = x->w.runtime <= x->old_period;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		bool runtime = (i == 0) == runtime_first;
+
+		fprintf(f, "echo %llu > " FS_DEBUGFS "/cpu%d/%s\n",
+			(unsigned long long)(runtime ? x->w.runtime :
+							x->w.period),
+			x->cpu, runtime ? "runtime" : "period");
+	}
+}
+
+/* The advice of one CPU. */
+static void advice(FILE *f, const struct fs_report *r,
+		   const struct fs_whatif_row *x)
+{
+	double target = r->p->target_ns / NS_PER_MS;
+
+	if (x->kind == FS_WHATIF_NONE) {
+		fprintf(f, "# Advice for CPU %d: no setting tried keeps fair starvation within %.2f ms on this load (with a margin of %d%%)\n",
+			x->cpu, target, FS_ADVICE_MARGIN);
+		return;
+	}
+	fprintf(f, "# Advice for CPU %d: %.2f ms every %.2f ms keeps fair starvation within %.2f ms (predicted %.2f, a margin of %d%% kept) with the least RT preemption. To apply it (not applied):\n",
+		x->cpu, x->w.runtime / NS_PER_MS, x->w.period / NS_PER_MS,
+		target, fs_whatif_worst(&x->w) / NS_PER_MS, FS_ADVICE_MARGIN);
+	writes(f, x);
+}
+
+/* Print the what-if table and the advice, if asked for. */
+void fs_advice_print(const struct fs_report *r, FILE *f)
+{
+	size_t i;
+
+	if (!r->nr_what_if)
+		return;
+	fprintf(f, "# What-if (ms): each CPU's load replayed with the fair server at other settings, by 6.12's rules.\n");
+	fprintf(f, "# The load is taken as recorded: higher classes want the CPU when they did, fair tasks need the CPU time they used. Tick: ");
+	if (r->tick_ns)
+		fprintf(f, "%.2f ms\n", r->tick_ns / NS_PER_MS);
+	else
+		fprintf(f, "not known (runtimes run out on time)\n");
+	if (r->load_lost)
+		fprintf(f, "# Events were lost %llu times: the load has gaps, and so have the replays\n",
+			(unsigned long long)r->load_lost);
+	fprintf(f, "Setting    CPU  Runtime   Period StarvMax StarvAvg Starved RTPreMax RTPreAvg  RTPre/s  Fair%%\n");
+	for (i = 0; i < r->nr_what_if; i++)
+		if (r->what_if[i].kind != FS_WHATIF_NONE)
+			row(f, &r->what_if[i]);
+	for (i = 0; i < r->nr_what_if; i++)
+		if (r->what_if[i].kind == FS_WHATIF_ADVISED ||
+		    r->what_if[i].kind == FS_WHATIF_NONE)
+			advice(f, r, &r->what_if[i]);
+}
