@@ -44,6 +44,10 @@ run "hist, trace saved with an extra event" 0 hist -d 2s \
 	-e sched:sched_switch --filter 'prev_prio < 100' --trace=/tmp/san.trace
 run "hist --source kprobe (probes, BTF, derived events)" 0 hist -c 1-3 -d 3s \
 	--source kprobe --json
+run "hist --what-if --target-starvation (load, replays, advice)" 0 hist \
+	-c 1-2 -d 3s --what-if 20ms/100ms,0/1s --target-starvation 100ms
+run "hist --what-if --json, kprobe source" 0 hist -c 1-2 -d 3s --json \
+	--source kprobe --what-if 20ms/100ms
 run "-T hit" 2 top -q -c 1 -T 50ms -d 30s
 run "-a, its analysis and trace" 2 hist -c 1 -a 50ms -d 30s -t /tmp/san.trace
 run "threshold actions, continue, --on-end" 0 hist -q -c 1-2 -T 50ms -d 3s \
