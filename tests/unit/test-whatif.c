@@ -10,6 +10,7 @@
 #include "tap.h"
 #include "whatif.h"
 
+#define US	1000ULL
 #define MS	1000000ULL
 #define SEC	(1000 * MS)
 
@@ -179,9 +180,9 @@ static void idle_charged(void)
 
 /*
  * A tick of 4 ms, the load from 2 ms: boosted at 952, the spinner's runtime
- * runs out at 1002 but is seen at the tick at 1004, where the next
- * deferred period begins: boosts at 1954 (served to 2004, a tick) and
- * 2954 (served to the end, 3000).
+ * runs out at 1002 but is seen at the tick at 1004; the next deferred
+ * period begins at the switch, 50 us later: boosts at 1954.05 (served to
+ * the tick at 2008) and 2958.05 (served to the end, 3000).
  */
 static void tick_delays(void)
 {
@@ -193,13 +194,14 @@ static void tick_delays(void)
 	l = load(3 * SEC, 1, 1);
 	l.tick_ns = 4 * MS;
 	fs_whatif_replay(&l, 50 * MS, SEC, &w);
-	ok(w.preempt.count == 3 && w.preempt.max == 52 * MS &&
-	   w.preempt.min == 46 * MS,
-	   "tick: a stint ends at the tick after its runtime (max %llu)",
-	   (unsigned long long)w.preempt.max);
+	ok(w.preempt.count == 3 && w.preempt.max == 53950 * US &&
+	   w.preempt.min == 41950 * US,
+	   "tick: a stint ends at the tick after its runtime (max %llu, min %llu)",
+	   (unsigned long long)w.preempt.max,
+	   (unsigned long long)w.preempt.min);
 	ok(w.starve.count == 3 && w.starve.min == 950 * MS &&
-	   w.starve.max == 950 * MS,
-	   "tick: starved 2-952, 1004-1954, 2004-2954 (min %llu, max %llu)",
+	   w.starve.max == 950050 * US,
+	   "tick: starved 2-952, 1004-1954.05, 2008-2958.05 (min %llu, max %llu)",
 	   (unsigned long long)w.starve.min,
 	   (unsigned long long)w.starve.max);
 }
