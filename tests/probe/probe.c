@@ -93,6 +93,7 @@ struct options {
 	int64_t run_ns;		/* 0: spin all the time */
 	int64_t period_ns;
 	int64_t jitter_ns;	/* each cycle is period + [0, jitter) long */
+	int work;		/* run run_ns of CPU time, not until due + run */
 	int off_cpu;		/* count only time the thread was off the CPU */
 };
 
@@ -155,6 +156,9 @@ static void usage(void)
 	       "                          cycle, PERIOD (+ a pseudo-random part of\n"
 	       "                          JITTER) after the last one began; a fair-probe\n"
 	       "                          records how late it ran after each wake-up\n"
+	       "  -w, --work              with -C, run RUN of its own CPU time after\n"
+	       "                          each wake-up (a fixed amount of work), not\n"
+	       "                          until RUN after the cycle was due\n"
 	       "  -o, --off-cpu           count in gaps and wake-ups only the time the\n"
 	       "                          thread was off the CPU: the clock jump less\n"
 	       "                          what its own CPU time advanced (under an\n"
@@ -262,6 +266,7 @@ static void parse_args(int argc, char **argv, struct options *opt)
 		{ "start-at",		required_argument,	NULL, 's' },
 		{ "cycle",		required_argument,	NULL, 'C' },
 		{ "off-cpu",		no_argument,		NULL, 'o' },
+		{ "work",		no_argument,		NULL, 'w' },
 		{ "now",		no_argument,		NULL, 'N' },
 		{ "help",		no_argument,		NULL, 'h' },
 		{ NULL,			0,			NULL, 0 }
@@ -277,9 +282,10 @@ static void parse_args(int argc, char **argv, struct options *opt)
 	opt->start_at = 0;
 	opt->run_ns = 0;
 	opt->off_cpu = 0;
+	opt->work = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:d:g:p:ls:C:oh", longopts,
+	while ((c = getopt_long(argc, argv, ":c:d:g:p:ls:C:owh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -322,6 +328,9 @@ static void parse_args(int argc, char **argv, struct options *opt)
 			break;
 		case 'o':
 			opt->off_cpu = 1;
+			break;
+		case 'w':
+			opt->work = 1;
 			break;
 		case 'N':
 			printf("%" PRId64 "\n",
@@ -574,6 +583,33 @@ static void record_wake(struct wake_stats *ws, int list, int64_t due,
 }
 
 /*
+ * One cycle's run (-C), from @now: until @due + run_ns, or with --work
+ * until the thread's CPU time advanced by run_ns; never past @deadline.
+ */
+static int64_t run(const struct options *opt, struct gap_stats *gs,
+		   int64_t now, int64_t due, int64_t deadline)
+{
+	int64_t cpu0, done, end = due + opt->run_ns;
+
+	if (!opt->work)
+		return measure(opt, gs, now,
+			       deadline && end > deadline ? deadline : end);
+	cpu0 = read_clock(CLOCK_THREAD_CPUTIME_ID, "CLOCK_THREAD_CPUTIME_ID");
+	for (;;) {
+		done = read_clock(CLOCK_THREAD_CPUTIME_ID,
+				  "CLOCK_THREAD_CPUTIME_ID") - cpu0;
+		if (done >= opt->run_ns || stop_requested ||
+		    (deadline && now >= deadline))
+			return now;
+		/* The wall clock runs at least as fast as the CPU time. */
+		end = now + opt->run_ns - done;
+		if (deadline && end > deadline)
+			end = deadline;
+		now = measure(opt, gs, now, end);
+	}
+}
+
+/*
  * The cycling loop (-C): spin for the run time, recording gaps, then sleep
  * until the next cycle is due, and record how late the wake-up ran. The
  * jitter is a fixed pseudo-random sequence, so runs repeat.
@@ -582,13 +618,10 @@ static int64_t cycle(const struct options *opt, struct gap_stats *gs,
 		     struct wake_stats *ws, int64_t first, int64_t deadline)
 {
 	uint64_t rnd = 0x9e3779b97f4a7c15ULL + (uint64_t)opt->cpu;
-	int64_t due = first, now = first, end, cpu = 0, lat;
+	int64_t due = first, now = first, cpu = 0, lat;
 
 	for (;;) {
-		end = due + opt->run_ns;
-		if (deadline && end > deadline)
-			end = deadline;
-		now = measure(opt, gs, now, end);
+		now = run(opt, gs, now, due, deadline);
 		if (stop_requested || (deadline && now >= deadline))
 			break;
 		due += opt->period_ns;
