@@ -100,30 +100,43 @@ static int rehash(struct fs_loads *l)
 	return 0;
 }
 
-/* The open job of fair task @pid, or NULL. */
+/* Fair task @pid with a job open, or NULL. */
 static struct fs_load_task *find(struct fs_loads *l, int32_t pid)
 {
 	struct fs_load_task *t = slot(l->task, l->cap_task, pid);
 
-	return t->pid ? t : NULL;
+	return t->pid && t->open ? t : NULL;
+}
+
+/* Whether fair task @pid was seen in the window. */
+static bool known(struct fs_loads *l, int32_t pid)
+{
+	return slot(l->task, l->cap_task, pid)->pid != 0;
 }
 
 /* Open a job for @pid on @cpu, runnable since @ts; NULL if out of memory. */
 static struct fs_load_task *open_job(struct fs_loads *l, int32_t pid, int cpu,
 				     uint64_t ts)
 {
-	struct fs_load_task *t;
+	struct fs_load_task *t = slot(l->task, l->cap_task, pid);
 
-	if (2 * (l->nr_task + 1) > l->cap_task && rehash(l)) {
-		l->failed = true;
-		return NULL;
+	if (!t->pid) {
+		if (2 * (l->nr_task + 1) > l->cap_task) {
+			if (rehash(l)) {
+				l->failed = true;
+				return NULL;
+			}
+			t = slot(l->task, l->cap_task, pid);
+		}
+		memset(t, 0, sizeof(*t));
+		t->pid = pid;
+		l->nr_task++;
 	}
-	t = slot(l->task, l->cap_task, pid);
-	memset(t, 0, sizeof(*t));
-	t->pid = pid;
+	t->open = true;
 	t->cpu = cpu;
 	t->arrive = ts;
-	l->nr_task++;
+	t->work = 0;
+	t->running = false;
 	return t;
 }
 
@@ -145,26 +158,16 @@ static void add_job(struct fs_loads *l, int cpu, uint64_t ts, uint64_t work)
 	c->nr_jobs++;
 }
 
-/*
- * Close @t's job: its CPU gets what it needed. Deletion keeps the probe
- * chains whole by reinserting what follows the slot.
- */
+/* Close @t's job: its CPU gets what it needed; the task remembers it. */
 static void close_job(struct fs_loads *l, struct fs_load_task *t,
 		      uint64_t work)
 {
-	size_t i = t - l->task;
-
 	if (work)
 		add_job(l, t->cpu, t->arrive, work);
-	t->pid = 0;
-	l->nr_task--;
-	for (i = (i + 1) & (l->cap_task - 1); l->task[i].pid;
-	     i = (i + 1) & (l->cap_task - 1)) {
-		struct fs_load_task moved = l->task[i];
-
-		l->task[i].pid = 0;
-		*slot(l->task, l->cap_task, moved.pid) = moved;
-	}
+	t->open = false;
+	t->running = false;
+	t->jobs++;
+	t->jobs_work += work;
 }
 
 /* Note the higher classes' want of @c changing (or not) at @ts. */
@@ -233,11 +236,16 @@ static void on_switch(struct fs_loads *l, const struct fs_event *ev)
 	if (fs_prio_fair(prev->pid, prev->prio)) {
 		t = find(l, prev->pid);
 		if (!t) {
-			/* Running since before the window. */
-			t = open_job(l, prev->pid, ev->cpu, c->t0);
+			/*
+			 * Running since before the window, or since a wake-up
+			 * not seen: since the window began, or now.
+			 */
+			uint64_t since = known(l, prev->pid) ? ev->ts : c->t0;
+
+			t = open_job(l, prev->pid, ev->cpu, since);
 			if (t) {
 				t->running = true;
-				t->run_since = c->t0;
+				t->run_since = since;
 			}
 		}
 		if (t && t->running) {
@@ -257,9 +265,10 @@ static void on_switch(struct fs_loads *l, const struct fs_event *ev)
 		unpend(c, next->pid);
 	if (fs_prio_fair(next->pid, next->prio)) {
 		t = find(l, next->pid);
-		/* Not woken in the window: runnable since it began. */
+		/* Not seen in the window: runnable since it began. */
 		if (!t)
-			t = open_job(l, next->pid, ev->cpu, c->t0);
+			t = open_job(l, next->pid, ev->cpu,
+				     known(l, next->pid) ? ev->ts : c->t0);
 		if (t) {
 			t->cpu = ev->cpu;
 			t->running = true;
@@ -364,9 +373,22 @@ void fs_loads_finish(struct fs_loads *l, uint64_t t1)
 
 	for (i = 0; i < l->cap_task; i++) {
 		struct fs_load_task *t = &l->task[i];
+		uint64_t work = FS_WORK_OPEN;
 
-		if (t->pid)
-			add_job(l, t->cpu, t->arrive, FS_WORK_OPEN);
+		if (!t->pid || !t->open)
+			continue;
+		if (t->running && t1 > t->run_since)
+			t->work += t1 - t->run_since;
+		/*
+		 * As much as its jobs took on average, or what it used if
+		 * more; past twice that, it behaves as a task that never
+		 * sleeps.
+		 */
+		if (t->jobs && t->work <= 2 * (t->jobs_work / t->jobs))
+			work = t->work > t->jobs_work / t->jobs ?
+			       t->work : t->jobs_work / t->jobs;
+		add_job(l, t->cpu, t->arrive, work);
+		t->open = false;
 	}
 	for (cpu = 0; cpu < l->nr_cpus; cpu++) {
 		struct fs_load *c = &l->cpu[cpu];

@@ -59,17 +59,19 @@ struct fs_load {
 	uint64_t hi_since;
 };
 
-/* A fair task with a job open, and where. */
+/* A fair task seen: its job, if one is open, and where; its past jobs. */
 struct fs_load_task {
 	int32_t pid;		/* 0: free slot */
+	bool open;		/* runnable: a job is open */
 	int cpu;
 	uint64_t arrive;
 	uint64_t work;
 	bool running;
 	uint64_t run_since;
+	uint64_t jobs, jobs_work;	/* the jobs it finished */
 };
 
-/* The recorder: every CPU's load, and the fair tasks' open jobs. */
+/* The recorder: every CPU's load, and the fair tasks seen. */
 struct fs_loads {
 	int nr_cpus;
 	struct fs_load *cpu;
@@ -88,7 +90,12 @@ void fs_loads_free(struct fs_loads *l);
  * FS_EV_LOST are ignored. */
 void fs_loads_event(struct fs_loads *l, const struct fs_event *ev);
 
-/* Close the window at @t1: open spans end there, open jobs stay open. */
+/*
+ * Close the window at @t1 (once): open spans end there. A job still open
+ * needs what the task's finished jobs needed on average (what it used, if
+ * more); one that used more than twice that already, or of a task never
+ * seen to sleep, needs the CPU to the end.
+ */
 void fs_loads_finish(struct fs_loads *l, uint64_t t1);
 
 #endif

@@ -293,17 +293,41 @@ static void recorder(void)
 	e.from.prio = 120;
 	e.src_cpu = 1;
 	fs_loads_event(&l, &e);
+	/* 21 wakes again at 150 and is still waiting at the end. */
+	e = sev(FS_EV_WAKEUP, 1, 150);
+	e.from.pid = 21;
+	e.from.prio = 120;
+	fs_loads_event(&l, &e);
+	/* 22 sleeps once after 1 ms, then runs on CPU 3 from 50 ms. */
+	e = sev(FS_EV_SWITCH, 3, 1);
+	e.from.pid = 22;
+	e.from.prio = 120;
+	e.from_state = 2;
+	fs_loads_event(&l, &e);
+	e = sev(FS_EV_WAKEUP, 3, 50);
+	e.from.pid = 22;
+	e.from.prio = 120;
+	fs_loads_event(&l, &e);
+	e = sev(FS_EV_SWITCH, 3, 50);
+	e.to.pid = 22;
+	e.to.prio = 120;
+	fs_loads_event(&l, &e);
 	fs_loads_finish(&l, 200 * MS);
+	ok(l.cpu[3].nr_jobs == 2 && l.cpu[3].jobs[0].work == 1 * MS &&
+	   l.cpu[3].jobs[1].ts == 50 * MS &&
+	   l.cpu[3].jobs[1].work == FS_WORK_OPEN,
+	   "recorder: a task running past its usual 1 ms needs the CPU to the end");
 
 	c = &l.cpu[1];
 	ok(c->nr_hi == 2 && c->hi[0].start == 10 * MS &&
 	   c->hi[0].end == 100 * MS && c->hi[1].start == 110 * MS &&
 	   c->hi[1].end == 200 * MS,
 	   "recorder: the FIFO task wanted CPU 1 10-100 (served or not) and 110-200");
-	ok(c->nr_jobs == 2 && c->jobs[0].ts == 0 &&
+	ok(c->nr_jobs == 3 && c->jobs[0].ts == 0 &&
 	   c->jobs[0].work == 20 * MS && c->jobs[1].ts == 30 * MS &&
-	   c->jobs[1].work == 5 * MS,
-	   "recorder: CPU 1's jobs: 20's 20 ms before it moved, 21's 5 ms");
+	   c->jobs[1].work == 5 * MS && c->jobs[2].ts == 150 * MS &&
+	   c->jobs[2].work == 5 * MS,
+	   "recorder: CPU 1's jobs: 20's 20 ms before it moved, 21's 5 ms, and 21's open one, 5 ms as its last");
 	ok(l.cpu[2].nr_jobs == 1 && l.cpu[2].jobs[0].ts == 120 * MS &&
 	   l.cpu[2].jobs[0].work == FS_WORK_OPEN,
 	   "recorder: 20's rest is an open job of CPU 2 from 120 ms");
