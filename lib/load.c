@@ -52,6 +52,7 @@ int fs_loads_init(struct fs_loads *l, int nr_cpus, uint64_t t0)
 		return -1;
 	}
 	l->nr_cpus = nr_cpus;
+	l->max_entries = FS_LOAD_MAX;
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		l->cpu[cpu].t0 = t0;
 		l->cpu[cpu].t1 = t0;
@@ -140,14 +141,50 @@ static struct fs_load_task *open_job(struct fs_loads *l, int32_t pid, int cpu,
 	return t;
 }
 
-/* Append a job to its CPU's list. */
-static void add_job(struct fs_loads *l, int cpu, uint64_t ts, uint64_t work)
+/* End @c's open span at @ts. */
+static void span_end(struct fs_loads *l, struct fs_load *c, uint64_t ts)
+{
+	if (ts <= c->hi_since)
+		return;
+	if (grow((void **)&c->hi, &c->cap_hi, c->nr_hi, sizeof(*c->hi))) {
+		l->failed = true;
+		return;
+	}
+	c->hi[c->nr_hi].start = c->hi_since;
+	c->hi[c->nr_hi].end = ts;
+	c->nr_hi++;
+}
+
+/*
+ * Whether @c's list of @nr entries is full: if so, its window ends now,
+ * and the span open with it.
+ */
+static bool full(struct fs_loads *l, struct fs_load *c, size_t nr)
+{
+	if (!c->full && nr >= l->max_entries) {
+		c->full = true;
+		c->full_at = l->now;
+		if (c->hi_on)
+			span_end(l, c, l->now);
+		c->hi_on = false;
+	}
+	return c->full;
+}
+
+/*
+ * Append a job to its CPU's list; at the end (@last), the jobs still open
+ * of a full CPU that arrived in its window too.
+ */
+static void add_job(struct fs_loads *l, int cpu, uint64_t ts, uint64_t work,
+		    bool last)
 {
 	struct fs_load *c;
 
 	if (cpu < 0 || cpu >= l->nr_cpus)
 		return;
 	c = &l->cpu[cpu];
+	if (last ? c->full && ts >= c->full_at : full(l, c, c->nr_jobs))
+		return;
 	if (grow((void **)&c->jobs, &c->cap_jobs, c->nr_jobs,
 		 sizeof(*c->jobs))) {
 		l->failed = true;
@@ -163,7 +200,7 @@ static void close_job(struct fs_loads *l, struct fs_load_task *t,
 		      uint64_t work)
 {
 	if (work)
-		add_job(l, t->cpu, t->arrive, work);
+		add_job(l, t->cpu, t->arrive, work, false);
 	t->open = false;
 	t->running = false;
 	t->jobs++;
@@ -175,22 +212,13 @@ static void hi_update(struct fs_loads *l, struct fs_load *c, uint64_t ts)
 {
 	bool on = c->hi_running || c->nr_pending;
 
-	if (on == c->hi_on)
+	if (on == c->hi_on || c->full || (!on && full(l, c, c->nr_hi)))
 		return;
 	c->hi_on = on;
-	if (on) {
+	if (on)
 		c->hi_since = ts;
-		return;
-	}
-	if (ts <= c->hi_since)
-		return;
-	if (grow((void **)&c->hi, &c->cap_hi, c->nr_hi, sizeof(*c->hi))) {
-		l->failed = true;
-		return;
-	}
-	c->hi[c->nr_hi].start = c->hi_since;
-	c->hi[c->nr_hi].end = ts;
-	c->nr_hi++;
+	else
+		span_end(l, c, ts);
 }
 
 /* Keep @pid as a runnable higher-class task of @c. */
@@ -311,7 +339,7 @@ static void on_migrate(struct fs_loads *l, const struct fs_event *ev)
 		if (!t || t->running)
 			return;
 		if (t->work)
-			add_job(l, t->cpu, t->arrive, t->work);
+			add_job(l, t->cpu, t->arrive, t->work, false);
 		t->cpu = dst;
 		t->arrive = ev->ts;
 		t->work = 0;
@@ -345,6 +373,9 @@ void fs_loads_event(struct fs_loads *l, const struct fs_event *ev)
 	e = *ev;
 	if (e.ts < l->cpu[e.cpu].t0)
 		e.ts = l->cpu[e.cpu].t0;
+	l->now = e.ts;
+	if (l->cpu[e.cpu].full && e.type != FS_EV_MIGRATE)
+		return;
 	switch (e.type) {
 	case FS_EV_SWITCH:
 		on_switch(l, &e);
@@ -387,7 +418,7 @@ void fs_loads_finish(struct fs_loads *l, uint64_t t1)
 		if (t->jobs && t->work <= 2 * (t->jobs_work / t->jobs))
 			work = t->work > t->jobs_work / t->jobs ?
 			       t->work : t->jobs_work / t->jobs;
-		add_job(l, t->cpu, t->arrive, work);
+		add_job(l, t->cpu, t->arrive, work, true);
 		t->open = false;
 	}
 	for (cpu = 0; cpu < l->nr_cpus; cpu++) {
@@ -395,10 +426,12 @@ void fs_loads_finish(struct fs_loads *l, uint64_t t1)
 
 		if (t1 < c->t0)
 			t1 = c->t0;
+		c->t1 = c->full ? c->full_at : t1;
+		if (c->hi_on && !c->full)
+			span_end(l, c, c->t1);
+		c->hi_on = false;
 		c->hi_running = false;
 		c->nr_pending = 0;
-		hi_update(l, c, t1);
-		c->t1 = t1;
 		if (c->nr_jobs)
 			qsort(c->jobs, c->nr_jobs, sizeof(*c->jobs), by_ts);
 	}

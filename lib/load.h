@@ -34,6 +34,12 @@ struct fs_job {
 	uint64_t work;		/* FS_WORK_OPEN: until the end */
 };
 
+/*
+ * Spans or jobs kept per CPU (16 bytes each). A CPU whose load fills them
+ * stops recording there: its window ends early (full, full_at).
+ */
+#define FS_LOAD_MAX	(1 << 20)
+
 /* Higher-class tasks kept as runnable on one CPU; more are counted. */
 #define FS_LOAD_PENDING	32
 
@@ -57,6 +63,8 @@ struct fs_load {
 	unsigned int nr_pending;
 	bool hi_on;
 	uint64_t hi_since;
+	bool full;		/* FS_LOAD_MAX reached: the window ends at */
+	uint64_t full_at;
 };
 
 /* A fair task seen: its job, if one is open, and where; its past jobs. */
@@ -79,6 +87,8 @@ struct fs_loads {
 	size_t nr_task, cap_task;	/* cap: a power of two */
 	uint64_t lost;			/* times events were lost */
 	uint64_t untracked;		/* higher-class tasks not kept */
+	uint64_t now;			/* the event being fed */
+	size_t max_entries;		/* FS_LOAD_MAX; less in tests */
 	bool failed;			/* out of memory: the load is partial */
 };
 

@@ -720,6 +720,11 @@ static struct fs_whatif_row *what_if(struct run *run, struct fs_report *r,
 
 		run->loads.cpu[cpu].tick_ns = r->tick_ns;
 		load_debug(&run->loads.cpu[cpu], cpu);
+		if (run->loads.cpu[cpu].full)
+			fs_err("CPU %d's load filled the %d spans or jobs kept per CPU after %.3f s: the what-if replays that much",
+			       cpu, FS_LOAD_MAX,
+			       (run->loads.cpu[cpu].full_at -
+				run->loads.cpu[cpu].t0) / 1e9);
 		if (srv->dl_period)
 			replay(rows, &nr, run, cpu, FS_WHATIF_RECORDED,
 			       srv->dl_runtime, srv->dl_period);

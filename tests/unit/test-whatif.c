@@ -334,6 +334,36 @@ static void recorder(void)
 	fs_loads_free(&l);
 }
 
+/* A CPU whose load fills its lists stops recording: its window ends. */
+static void recorder_full(void)
+{
+	struct fs_loads l;
+	struct fs_event e;
+	struct fs_load *c;
+	int i;
+
+	ok(!fs_loads_init(&l, 2, 0), "full: set up");
+	l.max_entries = 4;
+	/* A fair spinner (20) and a FIFO task (10) waking every 10 ms. */
+	for (i = 0; i < 10; i++) {
+		e = sw(i * 10, 20, 120, 0, 10, 89);
+		fs_loads_event(&l, &e);
+		e = sw(i * 10 + 5, 10, 89, 1, 20, 120);
+		fs_loads_event(&l, &e);
+	}
+	fs_loads_finish(&l, 100 * MS);
+	c = &l.cpu[1];
+	ok(c->full && c->full_at == 45 * MS && c->t1 == 45 * MS &&
+	   c->nr_hi == 5 && c->hi[4].start == 40 * MS &&
+	   c->hi[4].end == 45 * MS,
+	   "full: four spans kept, the window ends with the fifth (%llu)",
+	   (unsigned long long)c->full_at);
+	ok(c->nr_jobs == 1 && c->jobs[0].ts == 0 &&
+	   c->jobs[0].work == FS_WORK_OPEN,
+	   "full: the spinner's job, open, is kept");
+	fs_loads_free(&l);
+}
+
 int main(void)
 {
 	hog_and_spinner();
@@ -344,5 +374,6 @@ int main(void)
 	tick_delays();
 	advice();
 	recorder();
+	recorder_full();
 	return tap_done();
 }
