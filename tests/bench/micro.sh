@@ -16,7 +16,9 @@
 #                           --server-only collecting, "task" with rtla
 #                           fairsrv top -q (fair starvation too), then
 #                           "kserver" and "kprobe": the same two with
-#                           --source kprobe, the stock-kernel source; with
+#                           --source kprobe, the stock-kernel source, and
+#                           "whatif": hist --what-if (the load recorded
+#                           from the scheduler's events too); with
 #                           no-record-cmd, the top-level option record-cmd
 #                           is off first (an enabled event in any instance
 #                           otherwise records comms at every switch)
@@ -38,11 +40,13 @@ bench() {
 	[ "$1" = warm-up ] || echo "result $1 mix_us $(awk -v v="$v" 'BEGIN { print v / 1000 }')"
 }
 
-# with KIND ARGS...: one run of each with rtla fairsrv top -q ARGS collecting.
+# with KIND [hist] ARGS...: one run of each with rtla fairsrv top -q (or
+# hist) ARGS collecting.
 with() {
-	local kind=$1 tool
+	local kind=$1 mode=top tool
 	shift
-	rtla fairsrv top -q -H 0 "$@" > /dev/null &
+	[ "$1" = hist ] && { mode=hist; shift; }
+	rtla fairsrv $mode -q -H 0 "$@" > /dev/null &
 	tool=$!
 	collecting $tool || { echo "rtla fairsrv did not start" >&2; exit 1; }
 	bench "$kind"
@@ -58,4 +62,5 @@ for ((i = 0; i < rounds; i++)); do
 	with task
 	with kserver --source kprobe --server-only
 	with kprobe --source kprobe
+	with whatif hist --what-if 20ms/100ms
 done
