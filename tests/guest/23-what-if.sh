@@ -29,8 +29,9 @@
 # period would make the boosts a matter of jitter.
 # The probes count only time off the CPU (-o): under TCG a vCPU that is
 # not run is no scheduler's doing. Predictions and measurements must
-# agree within 20% (and 1 ms, a tick; 2 ms per second for rates); the
-# advised setting must meet the target.
+# agree within 20% (and 1 ms, a tick; 4 ms per second for rates, the
+# wake-ups' own latency under TCG, up to 3.6 ms/s seen where no boost
+# comes); the advised setting must meet the target.
 . "$(dirname "$0")/lib.sh"
 secs=8
 dir=/tmp/wi
@@ -120,12 +121,12 @@ agree() {
 }
 
 # agree_rate NAME PREDICTED MEASURED: RT preemption per second; below 5
-# ms/s, where the wake-ups' own latency under TCG is as large (0.1-2.5 ms
+# ms/s, where the wake-ups' own latency under TCG is as large (0-3.6 ms
 # a second on CPU 2 at 30/400 ms, where no boost comes), both must be
 # small (under 8 ms/s).
 agree_rate() {
 	verdict "$cpu" "$1: predicted $2, measured $3" \
-		eval "(le $2 5 0 && le $3 8 0) || near $2 $3 20 2"
+		eval "(le $2 5 0 && le $3 8 0) || near $2 $3 20 4"
 }
 
 # compare PREFIX CPU WHAT: the predictions against the probes' PREFIX.*.
