@@ -32,14 +32,18 @@ static struct fs_load load(uint64_t t1, size_t nr_hi, size_t nr_jobs)
 }
 
 /* A FIFO hog and a fair task that never sleeps, for 10 s. */
-static void hog_and_spinner(void)
+static struct fs_load hog(void)
 {
-	struct fs_load l;
-	struct fs_whatif w;
-
 	spans[0] = (struct fs_span){ 0, 10 * SEC };
 	jobs[0] = (struct fs_job){ 0, FS_WORK_OPEN };
-	l = load(10 * SEC, 1, 1);
+	return load(10 * SEC, 1, 1);
+}
+
+/* The hog at three settings. */
+static void hog_and_spinner(void)
+{
+	struct fs_load l = hog();
+	struct fs_whatif w;
 
 	/*
 	 * 50/1000: armed at 0 for 950; the boost takes a new period and
@@ -209,12 +213,9 @@ static void tick_delays(void)
 /* Advice on the hog: 100 ms at most, less a margin of 10%. */
 static void advice(void)
 {
-	struct fs_load l;
+	struct fs_load l = hog();
 	struct fs_whatif w;
 
-	spans[0] = (struct fs_span){ 0, 10 * SEC };
-	jobs[0] = (struct fs_job){ 0, FS_WORK_OPEN };
-	l = load(10 * SEC, 1, 1);
 	l.tick_ns = MS;
 	ok(fs_whatif_advise(&l, 100 * MS, 10, &w),
 	   "advice: a setting meets 100 ms");
@@ -242,6 +243,17 @@ static struct fs_event sev(enum fs_ev type, int cpu, uint64_t ms)
 	return e;
 }
 
+/* An event of @type about task @pid (kernel prio @prio) on @cpu at @ms. */
+static struct fs_event tev(enum fs_ev type, int cpu, uint64_t ms, int pid,
+			   int prio)
+{
+	struct fs_event e = sev(type, cpu, ms);
+
+	e.from.pid = pid;
+	e.from.prio = prio;
+	return e;
+}
+
 /* A switch on CPU 1 from @prev (in @state) to @next. */
 static struct fs_event sw(uint64_t ms, int prev, int prev_prio, int64_t state,
 			  int next, int next_prio)
@@ -265,15 +277,11 @@ static void recorder(void)
 
 	ok(!fs_loads_init(&l, 4, 0), "recorder: set up");
 	/* 20 ran since before the window; the FIFO task wakes at 10. */
-	e = sev(FS_EV_WAKEUP, 1, 10);
-	e.from.pid = 10;
-	e.from.prio = 89;
+	e = tev(FS_EV_WAKEUP, 1, 10, 10, 89);
 	fs_loads_event(&l, &e);
 	e = sw(10, 20, 120, 0, 10, 89);		/* 20 preempted */
 	fs_loads_event(&l, &e);
-	e = sev(FS_EV_WAKEUP, 1, 30);		/* 21 wakes, waits */
-	e.from.pid = 21;
-	e.from.prio = 120;
+	e = tev(FS_EV_WAKEUP, 1, 30, 21, 120);	/* 21 wakes, waits */
 	fs_loads_event(&l, &e);
 	e = sw(60, 10, 89, 0, 21, 120);		/* served: 10 preempted */
 	fs_loads_event(&l, &e);
@@ -282,31 +290,21 @@ static void recorder(void)
 	e = sw(100, 10, 89, 1, 20, 120);	/* 10 sleeps */
 	fs_loads_event(&l, &e);
 	/* 20 moves to CPU 2 while preempted by an RT task of CPU 1. */
-	e = sev(FS_EV_WAKEUP, 1, 110);
-	e.from.pid = 10;
-	e.from.prio = 89;
+	e = tev(FS_EV_WAKEUP, 1, 110, 10, 89);
 	fs_loads_event(&l, &e);
 	e = sw(110, 20, 120, 0, 10, 89);
 	fs_loads_event(&l, &e);
-	e = sev(FS_EV_MIGRATE, 2, 120);
-	e.from.pid = 20;
-	e.from.prio = 120;
+	e = tev(FS_EV_MIGRATE, 2, 120, 20, 120);
 	e.src_cpu = 1;
 	fs_loads_event(&l, &e);
 	/* 21 wakes again at 150 and is still waiting at the end. */
-	e = sev(FS_EV_WAKEUP, 1, 150);
-	e.from.pid = 21;
-	e.from.prio = 120;
+	e = tev(FS_EV_WAKEUP, 1, 150, 21, 120);
 	fs_loads_event(&l, &e);
 	/* 22 sleeps once after 1 ms, then runs on CPU 3 from 50 ms. */
-	e = sev(FS_EV_SWITCH, 3, 1);
-	e.from.pid = 22;
-	e.from.prio = 120;
+	e = tev(FS_EV_SWITCH, 3, 1, 22, 120);
 	e.from_state = 2;
 	fs_loads_event(&l, &e);
-	e = sev(FS_EV_WAKEUP, 3, 50);
-	e.from.pid = 22;
-	e.from.prio = 120;
+	e = tev(FS_EV_WAKEUP, 3, 50, 22, 120);
 	fs_loads_event(&l, &e);
 	e = sev(FS_EV_SWITCH, 3, 50);
 	e.to.pid = 22;
