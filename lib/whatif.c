@@ -17,6 +17,7 @@
  * decides when a runtime runs out, and the overrun would dominate.
  */
 #define MIN_ADVISED_NS	(100 * 1000ULL)
+#define MIN_ADVISED_TICKS	5
 /*
  * A runtime seen to run out at a tick throttles the server there; the
  * switch that follows, and the charge that starts the next deferred
@@ -25,7 +26,6 @@
  * a tick, and the overrun is nearly a whole tick.
  */
 #define RESCHED_NS	(50 * 1000ULL)
-#define MIN_ADVISED_TICKS	5
 
 /* The replay of one CPU with one setting. */
 struct sim {

@@ -477,7 +477,7 @@ int fs_parse_args(int argc, char **argv, enum fs_mode mode,
 		bad(p, "--on-threshold needs a threshold: -T or -a");
 		goto fail;
 	}
-	if ((p->nr_what_if || p->target_ns) && p->server_only) {
+	if (fs_params_load(p) && p->server_only) {
 		bad(p, "--what-if and --target-starvation need the scheduler's events: not with --server-only");
 		goto fail;
 	}

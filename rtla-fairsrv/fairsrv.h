@@ -76,6 +76,12 @@ struct fs_params {
 	bool no_header, no_summary, no_index, with_zeros;
 };
 
+/* Whether the run records each CPU's load: --what-if, --target-starvation. */
+static inline bool fs_params_load(const struct fs_params *p)
+{
+	return p->nr_what_if || p->target_ns;
+}
+
 /* Exit codes, as newer rtla has them. */
 #define FS_EXIT_OK		0
 #define FS_EXIT_ERROR		1

@@ -505,12 +505,6 @@ static int house_keeping(const struct fs_params *p)
 	return ret;
 }
 
-/* Whether the run records the load for a replay. */
-static bool p_load(const struct fs_params *p)
-{
-	return p->nr_what_if || p->target_ns;
-}
-
 /* apply_config: house-keeping affinity, the start state, the events. */
 static int apply_config(struct run *run, struct fs_trace *t)
 {
@@ -522,7 +516,7 @@ static int apply_config(struct run *run, struct fs_trace *t)
 	if (fs_trace_start(t))
 		return -1;
 	/* The load is known from here: what ran before is not. */
-	if (p_load(run->p)) {
+	if (fs_params_load(run->p)) {
 		if (fs_loads_init(&run->loads, run->p->nr_cpus,
 				  fs_system_now())) {
 			fs_err("out of memory");

@@ -167,7 +167,7 @@ static void define_events(struct fs_trace *t)
 		if (i == FS_EV_THROTTLE || i == FS_EV_REPLENISH)
 			d->filter = FAIR_SERVER_FILTER;
 	}
-	if (!t->p->nr_what_if && !t->p->target_ns)
+	if (!fs_params_load(t->p))
 		return;
 	for (i = FS_EV_SWITCH; i <= FS_EV_MIGRATE; i++) {
 		t->ev[i].system = "sched";
@@ -373,7 +373,7 @@ static int resolve_with(struct fs_trace *t, struct tep_handle *tep)
 	t->caps.hotplug = have[GROUP_HOTPLUG];
 	t->caps.load = t->probes ? have[GROUP_STARVATION] :
 				   t->ev[FS_EV_SWITCH].present;
-	if ((t->p->nr_what_if || t->p->target_ns) && !t->caps.load) {
+	if (fs_params_load(t->p) && !t->caps.load) {
 		fs_err("this kernel has no sched_switch, sched_wakeup or sched_migrate_task events: --what-if and --target-starvation cannot record the load");
 		return -1;
 	}
