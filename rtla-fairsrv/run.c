@@ -685,8 +685,9 @@ static void replay(struct fs_whatif_row *rows, size_t *nr, const struct run *run
 
 /*
  * --what-if and --target-starvation: replay each CPU's load with the
- * setting it had, the settings asked for, and find the advice. Returns
- * the rows (NULL and 0 rows when not asked), or NULL with -1 in @nr.
+ * setting it had (its last, if it changed), the settings asked for, and
+ * find the advice, into @r. Returns the rows to free; NULL when not
+ * asked, or out of memory.
  */
 static struct fs_whatif_row *what_if(struct run *run, struct fs_report *r,
 				     uint64_t now)
