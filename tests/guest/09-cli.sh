@@ -58,6 +58,14 @@ done <<'LIST'
  fairsrv hist -b 1000s -E 100000000 | invalid number '100000000'
  fairsrv top -b 10ms | option '-b' is only valid for hist
  fairsrv top --no-header | option '--no-header' is only valid for hist
+ fairsrv top --what-if 20ms/100ms | option '--what-if' is only valid for hist
+ fairsrv hist --what-if 20ms | invalid setting '20ms': use RUNTIME/PERIOD
+ fairsrv hist --what-if 200ms/100ms | the runtime must not exceed the period
+ fairsrv hist --what-if 1ms/5s | the period must be between 100us and 4194304us
+ fairsrv hist --what-if 1ms/10ms, | invalid setting '': empty
+ fairsrv hist --what-if x/1s | runtime: invalid time 'x'
+ fairsrv hist --target-starvation 0 | invalid time '0': must be greater than 0
+ fairsrv hist --what-if 1ms/10ms --server-only | not with --server-only
  fairsrv top --with-zeros | option '--with-zeros' is only valid for hist
  fairsrv top -H 9 | cpu 9 is out of range (0-3)
  fairsrv top --trace-buffer-size 0 | invalid size '0': must be greater than 0
