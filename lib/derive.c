@@ -8,9 +8,6 @@
 
 #include "derive.h"
 
-/* sched_switch's prev_state: the task states below TASK_REPORT_MAX. */
-#define STATE_MASK	0xffLL
-
 /* Set up the state of @nr_cpus CPUs: nothing known yet. */
 int fs_derive_init(struct fs_derive *d, int nr_cpus)
 {
@@ -27,12 +24,6 @@ void fs_derive_free(struct fs_derive *d)
 {
 	free(d->cpu);
 	d->cpu = NULL;
-}
-
-/* Whether a task of a higher class than fair holds the CPU. */
-static bool higher(const struct fs_task *t)
-{
-	return t->pid != 0 && t->prio < 100;
 }
 
 /* Hand @ev on as an event of @type. */
@@ -209,7 +200,7 @@ static void sched_switch(struct fs_derive *d, const struct fs_event *ev,
 {
 	struct fs_derive_cpu *c = &d->cpu[ev->cpu];
 	const struct fs_task *prev = &ev->from, *next = &ev->to;
-	bool runnable = !(ev->from_state & STATE_MASK);
+	bool runnable = fs_switch_runnable(ev);
 	bool preempted = fs_prio_fair(prev->pid, prev->prio) && runnable;
 	unsigned int i;
 
@@ -221,20 +212,20 @@ static void sched_switch(struct fs_derive *d, const struct fs_event *ev,
 	c->curr = *next;
 	c->curr_known = true;
 	c->curr_found = false;
-	if (c->open && !c->nr_queued && higher(next)) {
+	if (c->open && !c->nr_queued && fs_task_higher(next)) {
 		/* The last one waiting became a higher class's task. */
 		end(c, ev->cpu, ev->ts, FS_END_LEFT, NULL, emit, ctx);
 		return;
 	}
 
-	if (!higher(next)) {
+	if (!fs_task_higher(next)) {
 		unsigned int why;
 
 		if (!c->open)
 			return;
 		if (!next->pid)
 			why = c->nr_queued ? FS_END_IDLE : FS_END_LEFT;
-		else if (higher(prev) && runnable)
+		else if (fs_task_higher(prev) && runnable)
 			why = FS_END_SERVED;
 		else
 			why = FS_END_RAN;
@@ -270,7 +261,8 @@ static void sched_wakeup(struct fs_derive *d, const struct fs_event *ev,
 	if (!fs_prio_fair(ev->from.pid, ev->from.prio) ||
 	    (c->curr_known && c->curr.pid == ev->from.pid))
 		return;
-	if (enqueue(d, c, &ev->from) && c->curr_known && higher(&c->curr))
+	if (enqueue(d, c, &ev->from) && c->curr_known &&
+	    fs_task_higher(&c->curr))
 		wait(c, ev->cpu, ev->ts, &ev->from, FS_WAIT_WAKEUP, emit, ctx);
 }
 
@@ -287,7 +279,7 @@ static void found_task(struct fs_derive *d, const struct fs_event *ev,
 {
 	struct fs_derive_cpu *c = &d->cpu[ev->cpu];
 
-	if (higher(&ev->from)) {
+	if (fs_task_higher(&ev->from)) {
 		if (!c->curr_known) {
 			c->curr = ev->from;
 			c->curr_known = true;
@@ -297,7 +289,8 @@ static void found_task(struct fs_derive *d, const struct fs_event *ev,
 	}
 	if (!fs_prio_fair(ev->from.pid, ev->from.prio) ||
 	    (c->curr_known && c->curr.pid == ev->from.pid) ||
-	    !enqueue(d, c, &ev->from) || !c->curr_known || !higher(&c->curr))
+	    !enqueue(d, c, &ev->from) || !c->curr_known ||
+	    !fs_task_higher(&c->curr))
 		return;
 	wait(c, ev->cpu, ev->ts, &ev->from, FS_WAIT_UNSEEN, emit, ctx);
 }
@@ -324,7 +317,8 @@ static void sched_migrate(struct fs_derive *d, const struct fs_event *ev,
 		if (!src->nr_queued)
 			end(src, ev->src_cpu, ev->ts, why, NULL, emit, ctx);
 	}
-	if (enqueue(d, dst, &ev->from) && dst->curr_known && higher(&dst->curr))
+	if (enqueue(d, dst, &ev->from) && dst->curr_known &&
+	    fs_task_higher(&dst->curr))
 		wait(dst, ev->cpu, ev->ts, &ev->from, FS_WAIT_MIGRATED, emit,
 		     ctx);
 }

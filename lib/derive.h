@@ -88,4 +88,19 @@ static inline bool fs_prio_fair(int pid, int prio)
 	return pid != 0 && prio >= 100;
 }
 
+/* Whether @t is a task of a class above fair (stop, deadline, RT). */
+static inline bool fs_task_higher(const struct fs_task *t)
+{
+	return t->pid != 0 && t->prio < 100;
+}
+
+/*
+ * Whether a sched_switch left its previous task runnable (preempted, or
+ * yielding) rather than asleep: no state bit below TASK_REPORT_MAX.
+ */
+static inline bool fs_switch_runnable(const struct fs_event *ev)
+{
+	return !(ev->from_state & 0xffLL);
+}
+
 #endif

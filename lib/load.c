@@ -10,15 +10,6 @@
 #include "derive.h"
 #include "load.h"
 
-/* prev_state bits that say the task went to sleep (not preempted). */
-#define STATE_MASK	0xffLL
-
-/* Whether a task is a higher class's than fair (and not the idle task). */
-static bool higher(const struct fs_task *t)
-{
-	return t->pid != 0 && t->prio < 100;
-}
-
 /* Grow @*arr of @size-byte elements to hold one more than @nr. */
 static int grow(void **arr, size_t *cap, size_t nr, size_t size)
 {
@@ -253,10 +244,10 @@ static void on_switch(struct fs_loads *l, const struct fs_event *ev)
 {
 	struct fs_load *c = &l->cpu[ev->cpu];
 	const struct fs_task *prev = &ev->from, *next = &ev->to;
-	bool runnable = !(ev->from_state & STATE_MASK);
+	bool runnable = fs_switch_runnable(ev);
 	struct fs_load_task *t;
 
-	if (!c->curr_known && higher(prev)) {
+	if (!c->curr_known && fs_task_higher(prev)) {
 		/* It held the CPU since before the first switch seen. */
 		c->hi_on = true;
 		c->hi_since = c->t0;
@@ -282,13 +273,13 @@ static void on_switch(struct fs_loads *l, const struct fs_event *ev)
 		}
 		if (t && !runnable)
 			close_job(l, t, t->work);
-	} else if (higher(prev) && runnable) {
+	} else if (fs_task_higher(prev) && runnable) {
 		pend(l, c, prev->pid);
 	}
 
 	c->curr_known = true;
 	c->curr_pid = next->pid;
-	c->hi_running = higher(next);
+	c->hi_running = fs_task_higher(next);
 	if (c->hi_running)
 		unpend(c, next->pid);
 	if (fs_prio_fair(next->pid, next->prio)) {
@@ -317,7 +308,7 @@ static void on_wakeup(struct fs_loads *l, const struct fs_event *ev)
 			open_job(l, ev->from.pid, ev->cpu, ev->ts);
 		return;
 	}
-	if (!higher(&ev->from) ||
+	if (!fs_task_higher(&ev->from) ||
 	    (c->curr_known && c->curr_pid == ev->from.pid))
 		return;
 	pend(l, c, ev->from.pid);
@@ -345,7 +336,7 @@ static void on_migrate(struct fs_loads *l, const struct fs_event *ev)
 		t->work = 0;
 		return;
 	}
-	if (!higher(&ev->from))
+	if (!fs_task_higher(&ev->from))
 		return;
 	if (src >= 0 && src < l->nr_cpus) {
 		unpend(&l->cpu[src], ev->from.pid);
