@@ -8,12 +8,18 @@
 #define FS_DEBUGFS	"/sys/kernel/debug/sched/fair_server"
 #define NS_PER_MS	1e6
 
-static const char *const kind_names[] = {
-	[FS_WHATIF_RECORDED]	= "recorded",
-	[FS_WHATIF_ASKED]	= "what-if",
-	[FS_WHATIF_ADVISED]	= "advised",
-	[FS_WHATIF_NONE]	= "none",
-};
+/* The name of a row's kind, as the table and the JSON print it. */
+const char *fs_whatif_kind_name(enum fs_whatif_kind kind)
+{
+	static const char *const names[] = {
+		[FS_WHATIF_RECORDED]	= "recorded",
+		[FS_WHATIF_ASKED]	= "what-if",
+		[FS_WHATIF_ADVISED]	= "advised",
+		[FS_WHATIF_NONE]	= "none",
+	};
+
+	return names[kind];
+}
 
 /* One row of the table. */
 static void row(FILE *f, const struct fs_whatif_row *x)
@@ -22,7 +28,7 @@ static void row(FILE *f, const struct fs_whatif_row *x)
 	double share = w->window_ns ? 100.0 * w->fair_ns / w->window_ns : 0;
 
 	fprintf(f, "%-9s %4d %8.2f %8.2f %8.2f %8.2f %7llu %8.2f %8.2f %8.2f %6.2f\n",
-		kind_names[x->kind], x->cpu, w->runtime / NS_PER_MS,
+		fs_whatif_kind_name(x->kind), x->cpu, w->runtime / NS_PER_MS,
 		w->period / NS_PER_MS, fs_whatif_worst(w) / NS_PER_MS,
 		fs_whatif_avg(w) / NS_PER_MS,
 		(unsigned long long)(w->starve.count + (w->starve_open ? 1 : 0)),

@@ -225,6 +225,7 @@ int fs_json_print(const struct fs_report *r, FILE *f);
 
 /* advice.c: hist's what-if table and advice, when asked for. */
 void fs_advice_print(const struct fs_report *r, FILE *f);
+const char *fs_whatif_kind_name(enum fs_whatif_kind kind);
 
 /* Shared by the renderers. */
 const char *fs_source_note(const struct fs_report *r);

@@ -210,12 +210,6 @@ static void tasks(FILE *f, const struct fs_report *r)
 /* --what-if and --target-starvation: the replays, then the advice. */
 static void what_if(FILE *f, const struct fs_report *r)
 {
-	static const char *const kinds[] = {
-		[FS_WHATIF_RECORDED] = "recorded",
-		[FS_WHATIF_ASKED] = "what-if",
-		[FS_WHATIF_ADVISED] = "advised",
-		[FS_WHATIF_NONE] = "none",
-	};
 	size_t i;
 
 	if (!r->nr_what_if)
@@ -230,7 +224,8 @@ static void what_if(FILE *f, const struct fs_report *r)
 		const struct fs_whatif *w = &r->what_if[i].w;
 
 		fprintf(f, "%s{\"cpu\":%d,\"setting\":\"%s\"", i ? "," : "",
-			r->what_if[i].cpu, kinds[r->what_if[i].kind]);
+			r->what_if[i].cpu,
+			fs_whatif_kind_name(r->what_if[i].kind));
 		if (r->what_if[i].kind != FS_WHATIF_NONE) {
 			num(f, true, "runtime_ns", w->runtime);
 			num(f, true, "period_ns", w->period);
