@@ -669,10 +669,10 @@ static void load_debug(const struct fs_load *l, int cpu)
 		 (unsigned long long)at, l->nr_jobs, open);
 }
 
-/* Append a replay of @cpu's load to @rows. */
-static void replay(struct fs_whatif_row *rows, size_t *nr, const struct run *run,
-		   int cpu, enum fs_whatif_kind kind, uint64_t runtime,
-		   uint64_t period)
+/* Append a row of @kind for @cpu to @rows, the setting it had noted. */
+static struct fs_whatif_row *add_row(struct fs_whatif_row *rows, size_t *nr,
+				     const struct run *run, int cpu,
+				     enum fs_whatif_kind kind)
 {
 	struct fs_whatif_row *row = &rows[(*nr)++];
 
@@ -680,7 +680,16 @@ static void replay(struct fs_whatif_row *rows, size_t *nr, const struct run *run
 	row->kind = kind;
 	row->old_runtime = run->cpus[cpu].srv.dl_runtime;
 	row->old_period = run->cpus[cpu].srv.dl_period;
-	fs_whatif_replay(&run->loads.cpu[cpu], runtime, period, &row->w);
+	return row;
+}
+
+/* Append a replay of @cpu's load to @rows. */
+static void replay(struct fs_whatif_row *rows, size_t *nr, const struct run *run,
+		   int cpu, enum fs_whatif_kind kind, uint64_t runtime,
+		   uint64_t period)
+{
+	fs_whatif_replay(&run->loads.cpu[cpu], runtime, period,
+			 &add_row(rows, nr, run, cpu, kind)->w);
 }
 
 /*
@@ -728,13 +737,10 @@ static struct fs_whatif_row *what_if(struct run *run, struct fs_report *r,
 			       p->what_if[i].runtime, p->what_if[i].period);
 		if (!p->target_ns)
 			continue;
-		row = &rows[nr++];
-		row->cpu = cpu;
-		row->old_runtime = srv->dl_runtime;
-		row->old_period = srv->dl_period;
-		row->kind = fs_whatif_advise(&run->loads.cpu[cpu], p->target_ns,
-					     FS_ADVICE_MARGIN, &row->w) ?
-			    FS_WHATIF_ADVISED : FS_WHATIF_NONE;
+		row = add_row(rows, &nr, run, cpu, FS_WHATIF_ADVISED);
+		if (!fs_whatif_advise(&run->loads.cpu[cpu], p->target_ns,
+				      FS_ADVICE_MARGIN, &row->w))
+			row->kind = FS_WHATIF_NONE;
 	}
 	r->what_if = rows;
 	r->nr_what_if = nr;
