@@ -37,8 +37,9 @@ secs=8
 dir=/tmp/wi
 rm -rf $dir && mkdir -p $dir || exit 1
 
-# load SECONDS PREFIX: both loads, with the probes' lists in PREFIX.*,
-# measuring one window that opens 300 ms from now.
+# load SECONDS PREFIX: the loads, with the probes' lists in PREFIX.* (and
+# their pids in PREFIX.pids), measuring one window that opens 300 ms from
+# now.
 load() {
 	local pids= at
 
@@ -50,6 +51,7 @@ load() {
 	rt-probe -c 3 -d "$1" -s $at -o -l -C 95/100 > "$2.rt3" & pids+=" $!"
 	fair-probe -c 3 -d "$1" -s $at -o -l -C 2/100/50 -w > "$2.fair3" &
 	pids+=" $!"
+	echo $pids > "$2.pids"
 	wait $pids
 }
 
@@ -152,8 +154,11 @@ taskset -cp 0 $$ > /dev/null
 set_all 50000000 1000000000
 fs_write 3 runtime 0 || check "disable CPU 3's server" false
 
-# The recording: the load starts first; the tool records 4 s of it.
-load $((secs + 1)) $dir/rec &
+# The recording: the load starts first and runs until the tool is done
+# (setting up can take seconds while every CPU is busy, and a load that
+# ended inside the window would be recorded as ending); the tool records
+# 6 s of it.
+load 120 $dir/rec &
 loader=$!
 sleep 1
 rtla fairsrv hist -c 1-3 -H 0 -d 2 --json --what-if 20ms/100ms \
@@ -165,6 +170,7 @@ rtla fairsrv hist -c 1-3 -H 0 -d $((secs - 2)) -D \
 rc=$?
 wait $json
 jrc=$?
+kill $(cat $dir/rec.pids)
 wait $loader
 check "hist --what-if --target-starvation exits 0 (got $rc)" test $rc = 0
 grep 'load:' $dir/err | sed 's/^/# /'
