@@ -78,8 +78,11 @@ struct fs_server {
 	 * The serving episode in progress (state D). A stop and a start
 	 * straight back to D split it into segments; only the time inside
 	 * them counts, and only the runtime used inside them (idle time is
-	 * charged to the runtime while the server is stopped).
+	 * charged to the runtime while the server is stopped). serving is
+	 * false in D when its start was not seen (the first event, or an
+	 * invalid transition): such an episode is never counted.
 	 */
+	bool serving;
 	uint64_t seg_start;	/* ts the current segment began */
 	int64_t seg_runtime;	/* runtime then */
 	uint64_t serve_active;	/* ns in D over the closed segments */

@@ -163,6 +163,7 @@ static void segment_begin(struct fs_server *s, uint64_t ts, int64_t runtime)
 static void serve_begin(struct fs_server *s, const struct fs_event *ev,
 			bool boosted)
 {
+	s->serving = true;
 	segment_begin(s, ev->ts, ev->runtime);
 	s->serve_active = 0;
 	s->serve_used = 0;
@@ -197,6 +198,9 @@ static void segment_end(struct fs_server *s, uint64_t ts, int64_t runtime)
  */
 static void serve_end(struct fs_server *s, struct fs_outcome *out)
 {
+	if (!s->serving)
+		return;
+	s->serving = false;
 	out->served_ns = s->serve_used;
 	s->served_total += out->served_ns;
 	if (!s->serve_boosted)
@@ -234,6 +238,7 @@ static void params(struct fs_server *s, const struct fs_event *ev)
 static void forget(struct fs_server *s)
 {
 	s->waiting = false;
+	s->serving = false;
 	s->stop_held = false;
 	s->state = FS_ST_UNKNOWN;
 }

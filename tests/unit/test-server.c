@@ -919,6 +919,32 @@ static void test_invalid(void)
 	feed(&c, FS_EV_BOOST, T0 + 1990 * MS, FL_D, RT, rdl + PERIOD, &out);
 	ok(!out.invalid && c.invalid == 1, "valid events after it are not");
 	fs_cpu_free(&c);
+
+	/*
+	 * Seen in a trace whose events were enabled one by one while tracing
+	 * was on (20 ms / 100 ms): a throttle, then a boost whose postpone
+	 * and defer were not recorded (E->D is no boost), then the next
+	 * throttle. The serving that the unseen boost began has no known
+	 * start: no RT preemption, no served runtime, no wait may come of
+	 * it (a stale start gave 147 ms on a 20 ms runtime).
+	 */
+	if (!fresh(&c))
+		return;
+	boost_to_d(&c, &rdl);
+	feed(&c, FS_EV_THROTTLE, T0 + 1000 * MS, FL_THR, -1, rdl, &out);
+	ok(out.preemption, "a first stint is counted");
+	feed(&c, FS_EV_BOOST, T0 + 1200 * MS, FL_D, RT, rdl + PERIOD, &out);
+	ok(out.invalid && c.invalid == 1, "a boost from E is invalid");
+	feed(&c, FS_EV_THROTTLE, T0 + 1223 * MS, FL_THR, -3 * MS,
+	     rdl + PERIOD, &out);
+	ok(!out.invalid && !out.preemption && !out.served_ns &&
+	   !out.server_wait,
+	   "the stint the unseen boost began is not counted");
+	ok(c.srv.preempt.stat.count == 1 && c.srv.boosts == 1,
+	   "only the first stint and boost are (%llu, %llu)",
+	   (unsigned long long)c.srv.preempt.stat.count,
+	   (unsigned long long)c.srv.boosts);
+	fs_cpu_free(&c);
 }
 
 /* A CPU hotplug mark at @ts. */
