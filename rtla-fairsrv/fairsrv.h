@@ -143,9 +143,10 @@ void fs_probes_cleanup_stale(void);
 
 struct fs_trace *fs_trace_open(const struct fs_params *p,
 			       struct fs_trace_caps *caps);
-int fs_trace_start(struct fs_trace *t);
+int fs_trace_start(struct fs_trace *t, uint64_t *on);
 int fs_trace_collect(struct fs_trace *t, fs_sink_fn sink, void *ctx);
-int fs_trace_stop(struct fs_trace *t, fs_sink_fn sink, void *ctx);
+int fs_trace_stop(struct fs_trace *t, fs_sink_fn sink, void *ctx,
+		  uint64_t *off);
 /* Events the buffers overwrote or dropped, from their counters. */
 long long fs_trace_overrun(struct fs_trace *t);
 /* Probe hits the kernel missed (kprobe source), -1 if unknown. */
@@ -170,7 +171,8 @@ struct fs_report {
 	const struct fs_cpu *cpus;	/* indexed by CPU number */
 	const struct fs_cpu *all;	/* the selected CPUs together */
 	uint64_t now;			/* trace time of the report */
-	uint64_t elapsed_ns;
+	uint64_t start_ns;		/* the window opened: tracing went on */
+	uint64_t elapsed_ns;		/* since then */
 	uint64_t events;		/* events decoded */
 	long long lost;			/* events the buffers dropped */
 	bool lost_unknown;		/* some drops were not counted */

@@ -256,6 +256,7 @@ int fs_json_print(const struct fs_report *r, FILE *f)
 
 	fprintf(f, "{\"tool\":\"rtla fairsrv %s\",\"version\":\"%s\"",
 		p->mode == FS_MODE_HIST ? "hist" : "top", FS_VERSION);
+	num(f, true, "start_ns", r->start_ns);
 	num(f, true, "duration_ns", r->elapsed_ns);
 	num(f, true, "events", r->events);
 	fprintf(f, ",\"source\":\"%s\"", fs_source_name(r->caps->source));

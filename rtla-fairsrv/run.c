@@ -41,7 +41,8 @@ struct run {
 	uint64_t jiffies_ns, jiffies;	/* read at start, for the tick */
 	bool have_jiffies;
 	struct fs_worst worst;		/* the longest episodes */
-	uint64_t start_ns;		/* CLOCK_MONOTONIC = trace clock */
+	uint64_t start_ns;		/* the window opened: CLOCK_MONOTONIC,
+					 * the trace clock */
 	uint64_t events;
 	long long lost;			/* from the records' drop marks */
 	bool lost_unknown;
@@ -270,6 +271,7 @@ static void report_of(const struct run *run, struct fs_report *r,
 	r->cpus = run->cpus;
 	r->all = all;
 	r->now = now;
+	r->start_ns = run->start_ns;
 	r->elapsed_ns = now - run->start_ns;
 	r->events = run->events;
 	r->lost = run->lost;
@@ -510,11 +512,13 @@ static int apply_config(struct run *run, struct fs_trace *t)
 {
 	if (house_keeping(run->p))
 		return -1;
-	/* The run begins before the first event can be recorded. */
-	run->start_ns = fs_system_now();
-	found(run);
-	if (fs_trace_start(t))
+	/* The window opens as tracing goes on: nothing is recorded before. */
+	if (fs_trace_start(t, &run->start_ns))
 		return -1;
+	fs_debug("window open at %llu, set up in %llu ms",
+		 (unsigned long long)run->start_ns,
+		 (unsigned long long)((fs_system_now() - run->start_ns) / 1000000));
+	found(run);
 	/* The load is known from here: what ran before is not. */
 	if (fs_params_load(run->p)) {
 		if (fs_loads_init(&run->loads, run->p->nr_cpus,
@@ -842,9 +846,8 @@ int fs_main(int argc, char **argv, enum fs_mode mode)
 	t = init(&params, &run);
 	if (!t || apply_config(&run, t) || run_loop(&run, t))
 		goto out;
-	if (fs_trace_stop(t, queue, &run))
+	if (fs_trace_stop(t, queue, &run, &now))
 		goto out;
-	now = fs_system_now();
 	overrun = fs_trace_overrun(t);
 	/* Both count the same drops; the counters also see drops no
 	 * record reported. */

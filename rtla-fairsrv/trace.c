@@ -521,19 +521,35 @@ fail:
 }
 
 /*
- * Enable our events in @inst, server-only for the shared DL events. In
+ * Whether event @d is enabled before tracing goes on: the server's and
+ * CPU hotplug, whose first event tells the state. The starvation and load
+ * events come after, once the window is open: enabling
+ * sched_fair_starve_wait makes the kernel report at its next tick an
+ * episode that began before, which tracing must be on to record.
+ */
+static bool before_on(const struct ev_def *d)
+{
+	return d->group == GROUP_SERVER || d->group == GROUP_HOTPLUG;
+}
+
+/*
+ * Enable in @inst the events that come @before tracing goes on, or the
+ * others, with the server-only filter of the shared DL events. In
  * reverse: the kernel keeps the starvation state only while
  * sched_fair_starve_wait is enabled, so it comes after the events that
- * end what it opens.
+ * end what it opens, and sched_switch comes after the wake-ups and
+ * migrations it pairs with. Tests see the last one enabled as the end of
+ * the set-up.
  */
-static int enable_events(struct fs_trace *t, struct tracefs_instance *inst)
+static int enable_events(struct fs_trace *t, struct tracefs_instance *inst,
+			 bool before)
 {
 	int i;
 
 	for (i = FS_EV_LOST - 1; i >= 0; i--) {
 		const struct ev_def *d = &t->ev[i];
 
-		if (!d->present)
+		if (!d->present || before_on(d) != before)
 			continue;
 		if (d->filter && tracefs_event_file_write(inst, d->system,
 				d->name, "filter", d->filter) < 0) {
@@ -578,12 +594,12 @@ static int enable_extra(struct fs_trace *t, struct tracefs_instance *inst)
 }
 
 /*
- * Set up one instance: clock and buffer size, then tracing on, then the
- * events. The events come last because enabling the first starvation
- * event makes the kernel report, at its next tick, an episode that began
- * before: with tracing still off in the instance, that would be lost.
+ * Set up one instance: clock and buffer size, the server's events, then
+ * tracing on at @on (CLOCK_MONOTONIC, NULL: not asked), then the other
+ * events (see before_on()).
  */
-static int set_up(struct fs_trace *t, struct tracefs_instance *inst)
+static int set_up(struct fs_trace *t, struct tracefs_instance *inst,
+		  uint64_t *on)
 {
 	const struct fs_params *p = t->p;
 
@@ -601,20 +617,27 @@ static int set_up(struct fs_trace *t, struct tracefs_instance *inst)
 		       (unsigned long long)p->buffer_kb);
 		return -1;
 	}
+	if (enable_events(t, inst, true))
+		return -1;
+	if (on)
+		*on = fs_system_now();
 	if (tracefs_trace_on(inst)) {
 		fs_err("cannot start tracing in %s",
 		       tracefs_instance_get_name(inst));
 		return -1;
 	}
-	return enable_events(t, inst);
+	return enable_events(t, inst, false);
 }
 
-/* Set up the instances: recording starts with each event. */
-int fs_trace_start(struct fs_trace *t)
+/*
+ * Set up the instances; the one we consume records from @on: the run's
+ * window opens there.
+ */
+int fs_trace_start(struct fs_trace *t, uint64_t *on)
 {
-	if (t->rec && (set_up(t, t->rec) || enable_extra(t, t->rec)))
+	if (t->rec && (set_up(t, t->rec, NULL) || enable_extra(t, t->rec)))
 		return -1;
-	return set_up(t, t->inst);
+	return set_up(t, t->inst, on);
 }
 
 /* Decode one record of @cpu's buffer and hand it to @sink. */
@@ -717,9 +740,14 @@ long long fs_trace_missed(struct fs_trace *t)
 	return t->probes ? fs_probes_missed(t->probes) : 0;
 }
 
-/* Stop recording and hand what is left to @sink. */
-int fs_trace_stop(struct fs_trace *t, fs_sink_fn sink, void *ctx)
+/*
+ * Stop recording at @off (CLOCK_MONOTONIC), where the run's window closes,
+ * and hand what is left to @sink.
+ */
+int fs_trace_stop(struct fs_trace *t, fs_sink_fn sink, void *ctx,
+		  uint64_t *off)
 {
+	*off = fs_system_now();
 	if (tracefs_trace_off(t->inst))
 		fs_err("cannot stop tracing in %s", t->name);
 	if (t->rec && tracefs_trace_off(t->rec))
