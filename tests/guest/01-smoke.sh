@@ -17,5 +17,5 @@ for ev in sched_dl_server_start sched_dl_server_stop sched_dl_server_defer \
 	check "event sched:$ev exists in tracefs" test -f "$T/events/sched/$ev/format"
 done
 check "event cpuhp:cpuhp_enter exists in tracefs" test -f "$T/events/cpuhp/cpuhp_enter/format"
-check "kernel is $(uname -r)" true
+echo "# kernel $(uname -r)"
 done_tap

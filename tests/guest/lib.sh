@@ -19,13 +19,15 @@ check() {
 	fi
 }
 
-# todo REASON DESCRIPTION COMMAND...: a check of a known defect. A failure
-# is reported as "not ok ... # TODO REASON" and counted apart, not passed.
+# todo REASON DESCRIPTION COMMAND...: a check of a known defect, reported
+# as "ok ... # TODO REASON" when it holds and "not ok ... # TODO REASON"
+# when it does not. tests/run-all counts TODOs apart from passes, failures
+# and skips, and names each: a TODO is never a pass.
 todo() {
 	local why=$1 desc=$2; shift 2
 	tap_n=$((tap_n + 1))
 	if "$@"; then
-		echo "ok $tap_n - $desc"
+		echo "ok $tap_n - $desc # TODO $why"
 	else
 		echo "not ok $tap_n - $desc # TODO $why"
 	fi
@@ -37,8 +39,21 @@ done_tap() {
 	[ $tap_fail = 0 ]
 }
 
+# num VALUE...: every VALUE is a number. A figure the tool or an oracle
+# did not produce is empty (or "null"), never 0: a check that needs it
+# fails, and says so on stderr.
+num() {
+	local v
+	for v in "$@"; do
+		[[ $v =~ ^-?[0-9]+(\.[0-9]+)?$ ]] && continue
+		echo "# not a number: '$v' (a missing figure)" >&2
+		return 1
+	done
+}
+
 # in_range VALUE LOW HIGH: LOW <= VALUE <= HIGH, decimals allowed.
 in_range() {
+	num "$1" "$2" "$3" &&
 	awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'
 }
 
@@ -115,30 +130,52 @@ gapstat() {
 	} END { printf "%d %d %d\n", n, n ? s / n : 0, m }' "$1"
 }
 
+# enabled INSTANCE-DIR SYSTEM/EVENT: the event is enabled there.
+enabled() {
+	[ "$(cat "$1/events/$2/enable" 2>/dev/null)" = 1 ]
+}
+
 # collecting PID: wait until the rtla fairsrv process PID records, that is
-# until its instance has the events and tracing on (the last setup step).
-# Polls for up to 60 s; fails if the process exits first.
+# until its instance has tracing on and the last of its events enabled.
+# The tool enables the server's events, turns tracing on, then the
+# starvation and load events, sched_fair_starve_wait last after the
+# others of its kind (and sched_switch after the wake-ups): one enabled
+# before its last is a set-up still under way. Polls for up to 60 s;
+# fails if the process exits first.
 collecting() {
 	local dir=$T/instances/rtla_fairsrv_$1 end
 
 	for ((end = SECONDS + 60; SECONDS < end; )); do
 		# The series' start event, or the kprobe source's.
-		[ "$(cat "$dir/tracing_on" 2>/dev/null)" = 1 ] &&
-			cat "$dir/events/sched/sched_dl_server_start/enable" \
-				"$dir/events/rtla_fairsrv_$1/start_$1/enable" \
-				2>/dev/null | grep -qx 1 && return 0
+		if [ "$(cat "$dir/tracing_on" 2>/dev/null)" = 1 ] &&
+		   { enabled "$dir" sched/sched_dl_server_start ||
+		     enabled "$dir" "rtla_fairsrv_$1/start_$1"; } &&
+		   { enabled "$dir" sched/sched_fair_starve_wait ||
+		     ! enabled "$dir" sched/sched_fair_starve_end; } &&
+		   { enabled "$dir" sched/sched_switch ||
+		     ! enabled "$dir" sched/sched_wakeup; }; then
+			return 0
+		fi
 		kill -0 "$1" 2>/dev/null || return 1
 		sleep 0.05
 	done
 	return 1
 }
 
-# clean: no rtla fairsrv instance or probe is left and no event of ours is
-# enabled at the top level; says what is left otherwise.
+# clean: no rtla fairsrv instance or probe is left and no event the tool
+# enables is on at the top level (the series', the scheduler's it reads
+# on a stock kernel or for --what-if, CPU hotplug); says what is left
+# otherwise.
 clean() {
 	local left en probes
 	left=$(ls $T/instances | grep -c rtla_fairsrv)
-	en=$(cat $T/events/sched/sched_dl_*/enable 2>/dev/null | grep -vc 0)
+	en=$(cat $T/events/sched/sched_dl_*/enable \
+		$T/events/sched/sched_fair_starve_*/enable \
+		$T/events/sched/sched_switch/enable \
+		$T/events/sched/sched_wakeup/enable \
+		$T/events/sched/sched_wakeup_new/enable \
+		$T/events/sched/sched_migrate_task/enable \
+		$T/events/cpuhp/cpuhp_enter/enable 2>/dev/null | grep -vc 0)
 	probes=$(grep -c rtla_fairsrv $T/dynamic_events)
 	[ "$left" = 0 ] && [ "$en" = 0 ] && [ "$probes" = 0 ] && return 0
 	echo "# left: $left instances, $en events enabled at the top level, $probes probes"
@@ -177,12 +214,14 @@ over_stat() {
 
 # near A B PCT ABS: |A - B| <= PCT% of B + ABS
 near() {
+	num "$1" "$2" "$3" "$4" &&
 	awk -v a="$1" -v b="$2" -v p="$3" -v m="$4" 'BEGIN {
 		d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100 + m) }'
 }
 
 # le A B SLACK: A <= B + SLACK
 le() {
+	num "$1" "$2" "$3" &&
 	awk -v a="$1" -v b="$2" -v m="$3" 'BEGIN { exit !(a <= b + m) }'
 }
 
