@@ -42,15 +42,11 @@ MAN_SRCS	:= $(wildcard man/rtla-fairsrv*.rst)
 MAN_PAGES	:= $(patsubst man/%.rst,$(B)/man/%.8,$(MAN_SRCS))
 
 # Packages for the host (build, lab, tests). The guest's are in image/build.sh.
-DEPS		:= gcc make pkg-config libtracefs-dev libtraceevent-dev libbpf-dev \
+DEPS		:= git gcc make pkg-config libtracefs-dev libtraceevent-dev libbpf-dev \
 		   python3-docutils flex bison bc libelf-dev \
 		   libssl-dev cpio xz-utils qemu-system-x86 qemu-utils \
 		   debootstrap e2fsprogs valgrind clang libclang-rt-14-dev \
 		   dwarves
-
-# The kernel source the series is made for, at this version exactly
-# (Debian's bookworm-security suite has it).
-KSRC		:= linux-source-6.12=$(shell cat kernel/source-version)
 
 .PHONY: all deps kernel image demo check check-debug checkpatch unit fuzz man install bench clean
 
@@ -144,11 +140,9 @@ fuzz: deps $(FUZZERS)
 	@for f in $(FUZZERS); do tests/fuzz/run $$f $(FUZZ_SECONDS) || exit 1; done
 
 deps:
-	@missing=$$(for p in $(DEPS) $(KSRC); do \
-		case $$p in *=*) want="ok installed $${p#*=}" ;; \
-			    *) want="ok installed" ;; esac; \
-		case "$$(dpkg-query -W -f='$${Status} $${Version}' $${p%%=*} \
-			2>/dev/null)" in *"$$want"*) ;; *) echo $$p ;; esac; \
+	@missing=$$(for p in $(DEPS); do \
+		case "$$(dpkg-query -W -f='$${Status}' $$p 2>/dev/null)" in \
+		*"ok installed") ;; *) echo $$p ;; esac; \
 		done); \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" != 0 ]; then \
@@ -158,9 +152,10 @@ deps:
 		apt-get update -q && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 			--no-install-recommends $$missing || { \
-		echo "deps: could not install $$missing ($(KSRC) is in Debian's bookworm-security suite: is it in the apt sources?)" >&2; \
+		echo "deps: could not install $$missing" >&2; \
 		exit 1; }; \
 	fi
+	@kernel/source.sh > /dev/null
 
 kernel: deps
 	kernel/build.sh guest
