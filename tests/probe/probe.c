@@ -4,7 +4,7 @@
  *
  * Built with -DPROBE_POLICY_FAIR this is fair-probe, a SCHED_OTHER busy
  * loop; built with -DPROBE_POLICY_RT it is rt-probe, the same loop run as
- * SCHED_FIFO. The loop reads CLOCK_MONOTONIC back to back; whenever two
+ * SCHED_FIFO (or SCHED_RR, or SCHED_DEADLINE). The loop reads CLOCK_MONOTONIC back to back; whenever two
  * consecutive reads are further apart than the gap threshold, the task
  * was kept off the CPU for that long and the interval is recorded as a
  * gap. At the end it prints what the task experienced as key=value lines.
@@ -22,7 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -95,7 +97,27 @@ struct options {
 	int64_t jitter_ns;	/* each cycle is period + [0, jitter) long */
 	int work;		/* run run_ns of CPU time, not until due + run */
 	int off_cpu;		/* count only time the thread was off the CPU */
+	/* rt-probe: SCHED_FIFO, SCHED_RR or SCHED_DEADLINE (dl_* in ns). */
+	int policy;
+	uint64_t dl_runtime, dl_deadline, dl_period;
+	int nice;		/* fair-probe */
 };
+
+/* The layout of sched_setattr(2)'s argument, which libc does not declare. */
+struct probe_sched_attr {
+	uint32_t size;
+	uint32_t sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime;
+	uint64_t sched_deadline;
+	uint64_t sched_period;
+};
+
+#ifndef SCHED_DEADLINE
+#define SCHED_DEADLINE	6
+#endif
 
 /* Wake-up latencies of a cycling probe. */
 struct wake_stats {
@@ -130,7 +152,7 @@ static void usage(void)
 {
 	printf("Usage: %s -c CPU [options]\n"
 	       "\n"
-	       "Busy loop as " POLICY_NAME " pinned to one CPU, reading\n"
+	       "Busy loop as " POLICY_NAME " (by default) pinned to one CPU, reading\n"
 	       "CLOCK_MONOTONIC back to back. Whenever two consecutive reads\n"
 	       "differ by more than the gap threshold, the task was kept off\n"
 	       "the CPU: that interval is recorded as a gap (start = the\n"
@@ -144,7 +166,13 @@ static void usage(void)
 	       "  -g, --gap-threshold US  smallest clock jump counted as a gap,\n"
 	       "                          in microseconds (>= 1, default %d)\n"
 #ifdef PROBE_POLICY_RT
-	       "  -p, --priority N        SCHED_FIFO priority, 1..99 (default %d)\n"
+	       "  -p, --priority N        real-time priority, 1..99 (default %d)\n"
+	       "  -r, --rr                SCHED_RR instead of SCHED_FIFO\n"
+	       "  -D, --deadline RUNTIME/DEADLINE/PERIOD\n"
+	       "                          SCHED_DEADLINE with these parameters (us)\n"
+	       "                          instead of SCHED_FIFO\n"
+#else
+	       "  -n, --nice N            nice level, -20..19 (default 0)\n"
 #endif
 	       "  -l, --list              also print every gap episode\n"
 	       "  -s, --start-at NS       start measuring at CLOCK_MONOTONIC time NS\n"
@@ -171,8 +199,9 @@ static void usage(void)
 	       "  probe                   which probe: fair or rt (here: "
 	       PROBE_KIND ")\n"
 	       "  cpu                     the CPU it was pinned to\n"
-	       "  policy                  SCHED_OTHER or SCHED_FIFO (here: "
-	       POLICY_NAME ")\n"
+	       "  policy                  SCHED_OTHER, SCHED_FIFO, SCHED_RR or\n"
+	       "                          SCHED_DEADLINE\n"
+	       "  pid                     its process id\n"
 	       "  wall_ns                 measurement wall time, first to last\n"
 	       "                          clock read\n"
 	       "  cpu_ns                  the thread's CPU time over the\n"
@@ -254,6 +283,32 @@ static void parse_cycle(const char *arg, struct options *opt)
 	opt->jitter_ns = (int64_t)v[2] * NSEC_PER_MSEC;
 }
 
+#ifdef PROBE_POLICY_RT
+/* Parse "RUNTIME/DEADLINE/PERIOD" (us) for --deadline; exits on error. */
+static void parse_deadline(const char *arg, struct options *opt)
+{
+	uint64_t v[3];
+	char buf[64], *part, *save = NULL;
+	int n = 0;
+
+	if (strlen(arg) >= sizeof(buf))
+		die("invalid deadline parameters '%s'", arg);
+	strcpy(buf, arg);
+	for (part = strtok_r(buf, "/", &save); part && n < 3;
+	     part = strtok_r(NULL, "/", &save))
+		if (parse_u64(part, 10000000, &v[n++]))
+			die("invalid deadline parameters '%s' (want RUNTIME/DEADLINE/PERIOD in us)",
+			    arg);
+	if (part || n < 3 || !v[0] || v[0] > v[1] || v[1] > v[2])
+		die("invalid deadline parameters '%s' (want 0 < RUNTIME <= DEADLINE <= PERIOD, in us)",
+		    arg);
+	opt->policy = SCHED_DEADLINE;
+	opt->dl_runtime = v[0] * NSEC_PER_USEC;
+	opt->dl_deadline = v[1] * NSEC_PER_USEC;
+	opt->dl_period = v[2] * NSEC_PER_USEC;
+}
+#endif
+
 /* Parse the command line into @opt; exits on -h and on any error. */
 static void parse_args(int argc, char **argv, struct options *opt)
 {
@@ -262,6 +317,9 @@ static void parse_args(int argc, char **argv, struct options *opt)
 		{ "duration",		required_argument,	NULL, 'd' },
 		{ "gap-threshold",	required_argument,	NULL, 'g' },
 		{ "priority",		required_argument,	NULL, 'p' },
+		{ "rr",			no_argument,		NULL, 'r' },
+		{ "deadline",		required_argument,	NULL, 'D' },
+		{ "nice",		required_argument,	NULL, 'n' },
 		{ "list",		no_argument,		NULL, 'l' },
 		{ "start-at",		required_argument,	NULL, 's' },
 		{ "cycle",		required_argument,	NULL, 'C' },
@@ -283,9 +341,11 @@ static void parse_args(int argc, char **argv, struct options *opt)
 	opt->run_ns = 0;
 	opt->off_cpu = 0;
 	opt->work = 0;
+	opt->policy = PROBE_POLICY;
+	opt->nice = 0;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:d:g:p:ls:C:owh", longopts,
+	while ((c = getopt_long(argc, argv, ":c:d:g:p:rD:n:ls:C:owh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -315,6 +375,29 @@ static void parse_args(int argc, char **argv, struct options *opt)
 #else
 			die("option -p/--priority is only valid for rt-probe");
 #endif
+		case 'r':
+		case 'D':
+#ifdef PROBE_POLICY_RT
+			if (c == 'r')
+				opt->policy = SCHED_RR;
+			else
+				parse_deadline(optarg, opt);
+			break;
+#else
+			die("options -r/--rr and -D/--deadline are only valid for rt-probe");
+#endif
+		case 'n': {
+#ifdef PROBE_POLICY_FAIR
+			const char *num = optarg[0] == '-' ? optarg + 1 : optarg;
+
+			if (parse_u64(num, 20, &v) || (optarg[0] != '-' && v > 19))
+				die("invalid nice level '%s' (want -20..19)", optarg);
+			opt->nice = optarg[0] == '-' ? -(int)v : (int)v;
+			break;
+#else
+			die("option -n/--nice is only valid for fair-probe");
+#endif
+		}
 		case 'l':
 			opt->list = 1;
 			break;
@@ -377,6 +460,21 @@ static void setup_signals(void)
 		die("sigaction(SIGTERM): %s", strerror(errno));
 }
 
+/* The name of a scheduling policy, for output. */
+static const char *policy_name(int policy)
+{
+	switch (policy) {
+	case SCHED_FIFO:
+		return "SCHED_FIFO";
+	case SCHED_RR:
+		return "SCHED_RR";
+	case SCHED_DEADLINE:
+		return "SCHED_DEADLINE";
+	default:
+		return "SCHED_OTHER";
+	}
+}
+
 /* Pin to @cpu, check that we run there, and set the probe's policy. */
 static void setup_sched(const struct options *opt)
 {
@@ -394,12 +492,29 @@ static void setup_sched(const struct options *opt)
 	if (now != opt->cpu)
 		die("running on CPU %d after pinning to CPU %d", now, opt->cpu);
 
+	if (opt->policy == SCHED_DEADLINE) {
+		struct probe_sched_attr attr = {
+			.size = sizeof(attr),
+			.sched_policy = SCHED_DEADLINE,
+			.sched_runtime = opt->dl_runtime,
+			.sched_deadline = opt->dl_deadline,
+			.sched_period = opt->dl_period,
+		};
+
+		if (syscall(SYS_sched_setattr, 0, &attr, 0))
+			die("sched_setattr(SCHED_DEADLINE, %" PRIu64 "/%" PRIu64 "/%" PRIu64 " ns): %s",
+			    opt->dl_runtime, opt->dl_deadline, opt->dl_period,
+			    strerror(errno));
+		return;
+	}
+	if (opt->nice && setpriority(PRIO_PROCESS, 0, opt->nice))
+		die("setpriority(nice %d): %s", opt->nice, strerror(errno));
 	memset(&sp, 0, sizeof(sp));
 #ifdef PROBE_POLICY_RT
 	sp.sched_priority = opt->prio;
 #endif
-	if (sched_setscheduler(0, PROBE_POLICY, &sp))
-		die("sched_setscheduler(" POLICY_NAME ", %d): %s",
+	if (sched_setscheduler(0, opt->policy, &sp))
+		die("sched_setscheduler(%s, %d): %s", policy_name(opt->policy),
 		    sp.sched_priority, strerror(errno));
 }
 
@@ -661,7 +776,8 @@ static void report(const struct options *opt, const struct gap_stats *gs,
 
 	printf("probe=" PROBE_KIND "\n");
 	printf("cpu=%d\n", opt->cpu);
-	printf("policy=" POLICY_NAME "\n");
+	printf("policy=%s\n", policy_name(opt->policy));
+	printf("pid=%d\n", (int)getpid());
 	printf("wall_ns=%" PRId64 "\n", wall);
 	printf("cpu_ns=%" PRId64 "\n", cpu);
 	printf("schedstat_run_ns=%" PRId64 "\n", ss->run);
