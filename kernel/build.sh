@@ -34,17 +34,10 @@ pristine|stock)	flavor=pristine; fragments=(kernel/guest.config); use_patches=0 
 *)		die "unknown flavor '$flavor' (guest, debug, pristine or stock)" ;;
 esac
 
-# The series is made for one version of the source package.
-want=$(cat "$top/kernel/source-version")
-pkgver=$(dpkg-query -W -f='${Status} ${Version}' $pkg 2>/dev/null) || true
-if [ "$pkgver" != "install ok installed $want" ]; then
-	[ "$(id -u)" = 0 ] || die "$pkg $want is not installed; run 'make deps' as root"
-	say "installing $pkg $want"
-	apt-get install -y -q "$pkg=$want" >&2 ||
-		die "apt-get install $pkg=$want failed (it is in Debian's bookworm-security suite)"
-fi
+# The series is made for one version of the source package: that one, or
+# the newest 6.12 when it is gone from the archive (kernel/source.sh).
+pkgver=$("$top/kernel/source.sh") || exit 1
 [ -f "$tarball" ] || die "$tarball is missing"
-pkgver=$want
 
 patches=()
 if [ $use_patches = 1 ]; then
