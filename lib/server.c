@@ -37,9 +37,15 @@ static const unsigned long long edges[FS_EV_SERVER_NR] = {
 	[FS_EV_IDLE]	  = EDGE(B, B) | EDGE(D, D) | EDGE(E, E),
 	/* Runtime exhausted while serving. */
 	[FS_EV_THROTTLE]  = EDGE(D, E),
-	/* Replenished: serve now, or wait for the zero-laxity time again. */
+	/*
+	 * Replenished: serve now, or wait for the zero-laxity time again.
+	 * A new period from now (replenish_dl_new_period()) fires one too:
+	 * at the first start (A->A), a start that needs one (A->B, the
+	 * active flag set before the enqueue), a postponement (B->B, E->B)
+	 * and a lagging replenishment (E->E).
+	 */
 	[FS_EV_REPLENISH] = EDGE(B, D) | EDGE(E, D) | EDGE(E, B) | EDGE(B, B) |
-			    EDGE(D, D),
+			    EDGE(D, D) | EDGE(A, A) | EDGE(A, B) | EDGE(E, E),
 	/* Parameters: see params(). */
 	[FS_EV_PARAMS]	  = 0,
 };

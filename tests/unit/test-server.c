@@ -326,6 +326,9 @@ static void test_transitions(void)
 		{ FS_EV_REPLENISH, B, D }, { FS_EV_REPLENISH, E, D },
 		{ FS_EV_REPLENISH, E, B }, { FS_EV_REPLENISH, B, B },
 		{ FS_EV_REPLENISH, D, D },
+		/* A new period from now (replenish_dl_new_period()). */
+		{ FS_EV_REPLENISH, A, A }, { FS_EV_REPLENISH, A, B },
+		{ FS_EV_REPLENISH, E, E },
 	};
 	static const struct {
 		enum fs_ev ev;
@@ -871,6 +874,67 @@ static void test_idle_boost(void)
 }
 
 /* 6. Transitions the state machine does not have are counted. */
+/*
+ * 4b. The new periods a 6.12 kernel starts from now fire a replenish of
+ * their own (replenish_dl_new_period()). At 20 ms / 100 ms under a FIFO
+ * hog, each cycle is: boost, throttle, the served task runs a little
+ * more (a replenish E->B with a new deadline, then the postponement),
+ * the defer, the next boost. A start from A is a replenish A->B, the
+ * defer, the start. None is invalid, every stint and wait is counted.
+ */
+static void test_new_period(void)
+{
+	const uint64_t rt = 20 * MS, per = 100 * MS;
+	struct fs_outcome out;
+	struct fs_cpu c;
+	uint64_t t = T0, dl = rq(T0) + per;
+	unsigned int i, invalid = 0, stints = 0, waits = 0;
+	struct fs_event ev;
+
+	if (!fresh(&c))
+		return;
+#define EV(type, flags, runtime, deadline) do {				\
+		ev = mkev(type, t, flags, runtime, deadline);		\
+		ev.dl_runtime = rt;					\
+		ev.dl_period = per;					\
+		fs_cpu_event(&c, &ev, &out);				\
+		invalid += out.invalid;					\
+		stints += out.preemption;				\
+		waits += out.server_wait;				\
+	} while (0)
+	EV(FS_EV_REPLENISH, FL_B, rt, dl);
+	EV(FS_EV_DEFER, FL_B, rt, dl);
+	t += 2 * US;
+	EV(FS_EV_START, FL_B, rt, dl);
+	for (i = 0; i < 5; i++) {
+		t = zero_laxity(dl, rt);
+		dl = rq(t) + per;	/* the boost's CBS test: a new period */
+		EV(FS_EV_BOOST, FL_D, rt, dl);
+		t += rt + 300 * US;
+		EV(FS_EV_THROTTLE, FL_THR, -300 * (int64_t)US, dl);
+		t += 50 * US;
+		dl = rq(t) + per;
+		EV(FS_EV_REPLENISH, FL_B, rt, dl);
+		EV(FS_EV_POSTPONE, FL_B, rt, dl);
+		EV(FS_EV_DEFER, FL_B, rt, dl);
+	}
+#undef EV
+	ok(!invalid, "new periods are valid transitions (%u invalid)", invalid);
+	ok(stints == 5 && waits == 5 && c.srv.boosts == 5,
+	   "five stints, waits and boosts (%u, %u, %llu)", stints, waits,
+	   (unsigned long long)c.srv.boosts);
+	ok(c.srv.preempt.stat.max == rt + 300 * US,
+	   "each stint is the runtime and its overrun (%llu ns)",
+	   (unsigned long long)c.srv.preempt.stat.max);
+	ok(c.srv.wait.stat.max == per - rt,
+	   "each wait runs from the postponement to the boost (%llu ns)",
+	   (unsigned long long)c.srv.wait.stat.max);
+	ok(c.srv.count[FS_EV_REPLENISH] == 6,
+	   "every new period is a replenishment (%llu)",
+	   (unsigned long long)c.srv.count[FS_EV_REPLENISH]);
+	fs_cpu_free(&c);
+}
+
 static void test_invalid(void)
 {
 	struct fs_outcome out;
@@ -1390,6 +1454,7 @@ int main(void)
 	test_idle_boost();
 	test_mid_wait();
 	test_invalid();
+	test_new_period();
 	test_offline();
 	test_params();
 	test_merge();
