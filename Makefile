@@ -15,6 +15,9 @@
 #   make man       build the man pages
 #   make install   install rtla-fairsrv (and rtla if there is none), the man pages
 #   make bench     run the benchmarks
+#   make campaign  scenarios drawn from seeds, every figure against its
+#                  oracle: SEED=n replays one, N=200 runs seeds 1..200;
+#                  FLAVOR=pristine on the stock kernel (kprobe source)
 
 CC		?= gcc
 CLANG		?= clang
@@ -48,11 +51,11 @@ DEPS		:= git gcc make pkg-config libtracefs-dev libtraceevent-dev libbpf-dev \
 		   debootstrap e2fsprogs valgrind clang libclang-rt-14-dev \
 		   dwarves
 
-.PHONY: all deps kernel image demo check check-debug checkpatch unit fuzz man install bench clean
+.PHONY: all deps kernel image demo check check-debug checkpatch unit fuzz man install bench campaign clean
 
 all: $(B)/bin/rtla $(B)/bin/rtla-fairsrv $(B)/bin/fair-probe $(B)/bin/rt-probe \
      $(B)/bin/rusage $(B)/bin/wake-pair $(B)/bin/core-cookie $(B)/bin/pingpong \
-     $(B)/bin/decode-check
+     $(B)/bin/decode-check $(B)/bin/campaign-gen
 
 $(B)/bin/rtla: $(LIB_SRCS) $(TOOL_SRCS) $(HDRS)
 	@mkdir -p $(@D)
@@ -100,6 +103,10 @@ $(B)/bin/decode-check: tests/probe/decode-check.c $(DECODE_SRCS) $(LIB_SRCS) $(H
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) -Irtla-fairsrv -o $@ $< \
 		$(DECODE_SRCS) $(LIB_SRCS) $(TRACE_LIBS)
+
+$(B)/bin/campaign-gen: tests/campaign/gen.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< -lm
 
 $(B)/bin/rusage: tests/bench/rusage.c
 	@mkdir -p $(@D)
@@ -214,6 +221,11 @@ install: all man
 bench: deps
 	$(MAKE) all
 	tests/bench/run
+
+FLAVOR		?= guest
+campaign: deps
+	$(MAKE) all
+	tests/campaign/run -f $(FLAVOR) $(if $(SEED),$(SEED),-n $(or $(N),20))
 
 clean:
 	rm -rf $(B)

@@ -1,0 +1,398 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Carry out one scenario of the campaign in the guest and check every
+# figure of rtla fairsrv against what the tasks lived.
+#
+#   tests/campaign/scenario.sh SEED OUTDIR
+#
+# campaign-gen SEED draws the scenario (settings, real-time, deadline and
+# fair loads, cgroups, a setting changed mid-run, hotplug, a small
+# buffer, a what-if). Every task is a probe (tests/probe) that records
+# its own off-CPU gaps and wake-up latencies (-o -l) and its schedstat
+# times: those are the oracles. The tool watches CPUs 1-3 from CPU 0.
+#
+# Each check is one TAP line naming the seed; a "# dev" line per figure
+# gives the figure, its oracle and the deviation, for the campaign's
+# table (tests/campaign/run). On a failure, the scenario, the tool's
+# JSON and trace, and the probes' outputs are left in OUTDIR/seed-SEED,
+# from which the failure can be read and replayed (make campaign
+# SEED=SEED). The checks, per CPU:
+#
+#  invalid    no invalid transition of the server's model
+#  stint      no RT preemption stint longer than the runtime and two
+#             ticks, unless the real-time task itself was kept off as
+#             long (the kernel overran: a late tick under emulation)
+#  rt-lived   no RT preemption stint longer than the longest gap of the
+#             real-time tasks there (+2 ms): the server kept them off
+#             only while one of them wanted the CPU
+#  rt-total   RT preempted in all, between the top real-time task's wait
+#             and the sum of every real-time task's wait (schedstat),
+#             5% + 5 ms either side
+#  served     served runtime = the fair tasks' run time (schedstat) where
+#             a real-time busy loop leaves them nothing else, 5% + 5 ms
+#  starved    each fair task's longest wait behind a higher class, no
+#             longer than its own longest gap or wake-up latency
+#             (+10% + 2 ms), and as long where it is the CPU's only fair
+#             task and nothing throttles its group
+#  boosts     boosts = the fair tasks' gaps over the zero-laxity wait, 5% +
+#             1, where a spinner starves behind a real-time busy loop
+#  window     the tool's window holds the probes' window and ends within
+#             0.2 s of the stop (duration_ns within 1% of that)
+#  what-if    the replay of the setting applied afterwards against the
+#             same load's worst starvation and RT preemption per second,
+#             within 20%, unless the tool says the recorded demand was
+#             censored
+#
+# With lost events (a small buffer), a CPU's figures stand only for what
+# was read: there, invalid and stint alone are checked. A CPU taken
+# offline is checked for invalid and stint alone.
+set -u
+. "$(dirname "$0")/../guest/lib.sh"
+seed=$1 outdir=$2
+dir=/tmp/scn-$seed
+out=$outdir/seed-$seed
+rm -rf "$dir" && mkdir -p "$dir" || exit 1
+CG=/sys/fs/cgroup
+TICK_NS=1000000		# CONFIG_HZ=1000
+
+campaign-gen "$seed" > "$dir/scenario" || { echo "not ok 1 - seed $seed: campaign-gen failed"; exit 1; }
+sed 's/^/# scenario: /' "$dir/scenario"
+taskset -cp 0 $$ > /dev/null
+
+# The scenario, in variables and per-CPU lists.
+dur=6 buffer=0 wi_rt= wi_per= hp_cpu= hp_at= hp_down=
+declare -A srv_rt srv_per chg chg_rt chg_per max_rt tasks rt_hog group dl pinned spinners fairs
+while read -r kind a b c d e f; do
+	case $kind in
+	duration) dur=$a ;;
+	buffer) buffer=$a ;;
+	whatif) wi_rt=$a wi_per=$b ;;
+	server) srv_rt[$a]=$b srv_per[$a]=$c max_rt[$a]=$b ;;
+	change) chg[$a]=$b chg_rt[$a]=$c chg_per[$a]=$d
+		[ "$c" -gt "${max_rt[$a]}" ] && max_rt[$a]=$c ;;
+	rt|dl|fair) tasks[$a]+="$kind $b $c $d $e $f;"
+		[ "$kind" = rt ] && [ "$d" = hog ] && rt_hog[$a]=1
+		[ "$kind" = dl ] && dl[$a]=1 pinned[$a]=1
+		[ "$kind" = fair ] && fairs[$a]=$(( ${fairs[$a]:-0} + 1 ))
+		[ "$kind" = fair ] && [ "$c" = spin ] && spinners[$a]=$(( ${spinners[$a]:-0} + 1 )) ;;
+	group) group[$a]="$b $c $d" pinned[$a]=1 ;;
+	hotplug) hp_cpu=$a hp_at=$b hp_down=$c ;;
+	esac
+done < "$dir/scenario"
+
+# Leave the guest as it was: servers at the default, CPUs online, no
+# cgroup of ours, no probe.
+reset_state() {
+	local c
+	pkill -f -- '-probe -c ' 2> /dev/null
+	sleep 0.2
+	for c in 1 2 3; do
+		echo 1 > /sys/devices/system/cpu/cpu$c/online 2> /dev/null
+		fs_set $c 50000000 1000000000 2> /dev/null
+	done
+	for c in 1 2 3; do
+		rmdir $CG/scn$c/rt $CG/scn$c/fair $CG/scn$c 2> /dev/null
+	done
+}
+trap reset_state EXIT
+
+# A cgroup per CPU that needs one: a cpuset partition of its own where a
+# SCHED_DEADLINE task must be pinned there, and a "fair" child with the
+# group's cpu.weight or cpu.max. Prints the cgroup a task kind goes to.
+setup_cgroups() {
+	local c
+	echo "+cpuset +cpu" > $CG/cgroup.subtree_control || return 1
+	for c in 1 2 3; do
+		[ -n "${pinned[$c]:-}" ] || continue
+		mkdir -p $CG/scn$c || return 1
+		echo "+cpu" > $CG/scn$c/cgroup.subtree_control || return 1
+		mkdir -p $CG/scn$c/rt $CG/scn$c/fair || return 1
+		if [ -n "${dl[$c]:-}" ]; then
+			echo $c > $CG/scn$c/cpuset.cpus &&
+			echo root > $CG/scn$c/cpuset.cpus.partition || return 1
+		fi
+		set -- ${group[$c]:-}
+		case ${1:-} in
+		weight) echo "$2" > $CG/scn$c/fair/cpu.weight || return 1 ;;
+		max) echo "$2 $3" > $CG/scn$c/fair/cpu.max || return 1 ;;
+		esac
+	done
+}
+
+# launch CPU CGROUP-KIND ARGS...: start a probe in CPU's cgroup (if any);
+# its pid and output file go to $probe_list.
+probe_list=
+launch() {
+	local c=$1 kind=$2 name=$3; shift 3
+	local o=$dir/$name
+	if [ -n "${pinned[$c]:-}" ]; then
+		bash -c "echo \$\$ > $CG/scn$c/$kind/cgroup.procs && exec $*" > "$o" 2> "$o.err" &
+	else
+		"$@" > "$o" 2> "$o.err" &
+	fi
+	probe_list+="$! $c $name;"
+}
+
+# Wait for every probe of $probe_list.
+wait_probes() {
+	local e x
+	IFS=';' read -r -a e <<< "$probe_list"
+	for x in "${e[@]}"; do
+		wait "${x%% *}" 2> /dev/null
+	done
+}
+
+# list_probes CPU PREFIX: the names of CPU's probes of one kind (rt, dl,
+# fair), in the order they were started (real-time: highest first).
+list_probes() {
+	local cpu=$1 kind=$2 e x pid c name
+	IFS=';' read -r -a e <<< "$probe_list"
+	for x in "${e[@]}"; do
+		read -r pid c name <<< "$x"
+		[ "$c" = "$cpu" ] && [[ $name == "$kind"* ]] && echo "$name"
+	done
+}
+
+# Start the load of the scenario at CLOCK_MONOTONIC $1 for $2 seconds.
+start_load() {
+	local at=$1 secs=$2 c spec i=0 kind a b m cyc
+	for c in 1 2 3; do
+		IFS=';' read -r -a spec <<< "${tasks[$c]:-}"
+		for s in "${spec[@]}"; do
+			read -r kind a b m cyc <<< "$s"
+			[ -n "$kind" ] || continue
+			i=$((i + 1))
+			case $kind in
+			rt)	launch $c rt "rt$c-$i" rt-probe -c $c -p "$b" \
+					$([ "$a" = rr ] && echo -r) \
+					$([ "$m" = cycle ] && echo "-C $cyc") \
+					-s "$at" -d "$secs" -l -o ;;
+			dl)	launch $c rt "dl$c-$i" rt-probe -c $c \
+					-D "$a" $([ "$b" = cycle ] && echo "-C $m") \
+					-s "$at" -d "$secs" -l -o ;;
+			fair)	launch $c fair "fair$c-$i" fair-probe -c $c -n "$a" \
+					$([ "$b" = wake ] && echo "-C $m -w") \
+					-s "$at" -d "$secs" -l -o ;;
+			esac
+		done
+	done
+}
+
+# Setting changes and hotplug, at their times into the window from $1.
+start_events() {
+	local at=$1 c
+	for c in "${!chg[@]}"; do
+		( sleep_until $(( at + chg[$c] * 1000000 ))
+		  fs_set $c "${chg_rt[$c]}" "${chg_per[$c]}" ||
+			echo "# cpu$c: the change to ${chg_rt[$c]}/${chg_per[$c]} was refused" ) &
+	done
+	if [ -n "$hp_cpu" ]; then
+		( sleep_until $(( at + hp_at * 1000000 ))
+		  echo 0 > /sys/devices/system/cpu/cpu$hp_cpu/online
+		  sleep "$(awk -v d="$hp_down" 'BEGIN { print d / 1000 }')"
+		  echo 1 > /sys/devices/system/cpu/cpu$hp_cpu/online ) &
+	fi
+}
+
+# sleep_until NS: sleep until CLOCK_MONOTONIC NS.
+sleep_until() {
+	local left=$(( $1 - $(fair-probe --now) ))
+	[ $left -gt 0 ] && sleep "$(awk -v l=$left 'BEGIN { print l / 1e9 }')"
+}
+
+# ---- Run ---------------------------------------------------------------
+reset_state
+for c in 1 2 3; do
+	fs_set $c "${srv_rt[$c]}" "${srv_per[$c]}" ||
+		echo "# cpu$c: the setting ${srv_rt[$c]}/${srv_per[$c]} was refused"
+done
+if ! setup_cgroups; then
+	echo "not ok 1 - seed $seed: cannot set up the cgroups"
+	exit 1
+fi
+tool_opts=(-c 1-3 -H 0 --json --worst 100000 -t "$dir/trace.txt")
+[ "$buffer" -gt 0 ] && tool_opts+=(--trace-buffer-size "$buffer")
+[ -n "$wi_rt" ] && tool_opts+=(--what-if "$((wi_rt / 1000))us/$((wi_per / 1000))us")
+t_launch=$(fair-probe --now)
+rtla fairsrv hist "${tool_opts[@]}" > "$dir/tool.json" 2> "$dir/tool.err" &
+tool=$!
+collecting $tool || { echo "not ok 1 - seed $seed: the tool did not start"; sed 's/^/# /' "$dir/tool.err"; exit 1; }
+at=$(( $(fair-probe --now) + 500000000 ))
+start_load "$at" "$dur"
+start_events "$at"
+wait_probes
+sleep_until $(( at + dur * 1000000000 + 200000000 ))
+t_int=$(fair-probe --now)
+kill -INT $tool
+wait $tool
+tool_rc=$?
+t_exit=$(fair-probe --now)
+wait 2> /dev/null
+
+# ---- Oracles and checks --------------------------------------------------
+J=$dir/tool.json
+n=0 failed=0
+# result OK CHECK CPU TEXT: one TAP line.
+result() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - seed $seed cpu$3 $2: $4"
+	else
+		echo "not ok $n - seed $seed cpu$3 $2: $4"
+		failed=$((failed + 1))
+	fi
+}
+# dev CHECK CPU FIGURE ORACLE: the deviation line for the table.
+dev() {
+	awk -v s="$seed" -v k="$1" -v c="$2" -v f="$3" -v o="$4" 'BEGIN {
+		d = o ? (f - o) / o * 100 : 0
+		printf "# dev seed=%s check=%s cpu=%s figure=%s oracle=%s pct=%.2f\n", s, k, c, f, o, d }'
+}
+# t CHECK CPU TEXT COMMAND...: a check from a command's status.
+t() { local k=$1 c=$2 txt=$3; shift 3; "$@"; result $? "$k" "$c" "$txt"; }
+
+result $([ $tool_rc = 0 ]; echo $?) tool - "rtla fairsrv hist exits 0 on SIGINT ($tool_rc)"
+[ -s "$dir/tool.err" ] && sed 's/^/# stderr: /' "$dir/tool.err"
+lost=$(jget "$J" '"lost":')
+start_ns=$(jget "$J" '"start_ns":') dur_ns=$(jget "$J" '"duration_ns":')
+
+# The window.
+if num "$start_ns" "$dur_ns"; then
+	end_ns=$((start_ns + dur_ns)) expect=$((t_int - start_ns))
+	t window - "the window [$start_ns, $end_ns] holds the probes' [$at, $((at + dur * 1000000000))]" \
+		test "$start_ns" -ge "$t_launch" -a "$start_ns" -le "$at" -a "$end_ns" -ge $((at + dur * 1000000000)) -a "$end_ns" -le "$t_exit"
+	dev window - "$dur_ns" "$expect"
+	t window - "duration_ns $dur_ns within 1% (+0.2 s) of the time to the stop, $expect" \
+		in_range "$dur_ns" "$expect" $((expect + expect / 100 + 200000000))
+else
+	result 1 window - "no start_ns or duration_ns in the JSON"
+fi
+
+# pf PROBE KEY: a key of a probe's output.
+pf() { val "$2" "$dir/$1"; }
+
+# A task's longest wait behind a higher class, from the tool's tasks list.
+task_max() {
+	grep -o "{\"task\":{\"pid\":$1,\"comm\":\"[^\"]*\"},\"cpu\":[0-9]*,\"count\":[0-9]*,\"total_ns\":[0-9]*,\"min_ns\":[0-9]*,\"avg_ns\":[0-9]*,\"max_ns\":[0-9]*" "$J" |
+		sed 's/.*"max_ns"://' | head -n 1
+}
+
+for c in 1 2 3; do
+	inv=$(jcpu "$J" $c invalid)
+	t invalid $c "no invalid transition ($inv)" test "${inv:-x}" = 0
+	bound=$(( ${max_rt[$c]} + 2 * TICK_NS ))
+	pmax=$(jcpu "$J" $c rt_preempted max_ns)
+	# The real-time tasks' longest gap, and their waits.
+	rts=$(list_probes $c rt) frs=$(list_probes $c fair)
+	rt_gap=0 rt_wait_sum=0 top_wait=
+	for p in $rts; do
+		g=$(pf "$p" gap_max_ns); w=$(pf "$p" schedstat_wait_ns)
+		num "$g" "$w" || { result 1 oracle $c "probe $p produced nothing"; continue; }
+		[ "$g" -gt "$rt_gap" ] && rt_gap=$g
+		rt_wait_sum=$((rt_wait_sum + w))
+		[ -z "$top_wait" ] && top_wait=$w	# the first is the highest priority
+	done
+	t stint $c "longest RT preemption $pmax <= runtime + 2 ticks ($bound), or the RT tasks lived it ($rt_gap)" \
+		bash -c "[ '${pmax:-x}' -le $bound ] 2>/dev/null || [ '${pmax:-x}' -le $((rt_gap + 2 * TICK_NS)) ] 2>/dev/null"
+	[ "$c" = "$hp_cpu" ] && { echo "# cpu$c: offline in the run, figures not checked"; continue; }
+	if [ "${lost:-0}" != 0 ]; then
+		echo "# cpu$c: $lost events lost, figures not checked"
+		continue
+	fi
+	[ -n "$rts" ] || continue
+	t rt-lived $c "longest RT preemption $pmax <= the RT tasks' longest gap $rt_gap + 2 ms" \
+		le "${pmax:-x}" "$rt_gap" 2000000
+	ptot=$(jcpu "$J" $c rt_preempted total_ns)
+	if [ -z "${dl[$c]:-}" ] && num "$ptot" "$top_wait"; then
+		dev rt-total $c "$ptot" "$top_wait"
+		t rt-total $c "RT preempted $ptot >= the top RT task's wait $top_wait (-5% -5 ms)" \
+			le "$top_wait" $(( ptot + ptot / 20 + 5000000 )) 0
+	fi
+	t rt-total $c "RT preempted ${ptot:-none} <= the RT tasks' waits together $rt_wait_sum (+5% +5 ms)" \
+		le "${ptot:-x}" $(( rt_wait_sum + rt_wait_sum / 20 + 5000000 )) 0
+	# Served: where a real-time busy loop leaves fair tasks nothing else.
+	served=$(jcpu "$J" $c served_ns)
+	frun=0
+	for p in $frs; do frun=$((frun + $(pf "$p" schedstat_run_ns))); done
+	if [ -n "${rt_hog[$c]:-}" ] && [ -z "${dl[$c]:-}" ] && [ -z "${chg[$c]:-}" ] && [ "${srv_rt[$c]}" != 0 ]; then
+		dev served $c "$served" "$frun"
+		t served $c "served ${served:-none} = the fair tasks' run time $frun (5% + 5 ms)" \
+			near "${served:-x}" "$frun" 5 5000000
+	fi
+	# Each fair task's longest wait against its own gaps and wake-ups.
+	for p in $frs; do
+		pid=$(pf "$p" pid)
+		own=$(pf "$p" gap_max_ns) wl=$(pf "$p" wake_max_ns)
+		num "$pid" "$own" || { result 1 oracle $c "probe $p produced nothing"; continue; }
+		[ -n "$wl" ] && [ "$wl" -gt "$own" ] && own=$wl
+		tm=$(task_max "$pid")
+		tm=${tm:-0}
+		dev starved $c "$tm" "$own"
+		t starved $c "$p: longest wait $tm <= its own longest gap or latency $own (+10% +2 ms)" \
+			le "$tm" $(( own + own / 10 )) 2000000
+		if [ "${fairs[$c]}" = 1 ] && [ -z "${group[$c]:-}" ] && [ -n "${rt_hog[$c]:-}" ] &&
+		   [ -z "${dl[$c]:-}" ]; then
+			t starved $c "$p, alone: longest wait $tm >= its own $own (-10% -2 ms)" \
+				le "$own" $(( tm + tm / 10 )) 2000000
+		fi
+	done
+	# Boosts: a spinner behind a real-time busy loop, one setting.
+	if [ -n "${rt_hog[$c]:-}" ] && [ "${spinners[$c]:-0}" -ge 1 ] && [ "${fairs[$c]}" = "${spinners[$c]}" ] &&
+	   [ -z "${chg[$c]:-}" ] && [ -z "${dl[$c]:-}" ] && [ -z "${group[$c]:-}" ] && [ "${srv_rt[$c]}" != 0 ]; then
+		zl=$(( (srv_per[$c] - srv_rt[$c]) * 9 / 10 ))
+		p=${frs%% *}
+		gaps=$(gapstat "$dir/$p" "$zl" | cut -d' ' -f1)
+		boosts=$(jcpu "$J" $c boosts)
+		dev boosts $c "$boosts" "$gaps"
+		t boosts $c "boosts ${boosts:-none} = $p's gaps over 90% of the zero-laxity wait $gaps (5% +1)" \
+			near "${boosts:-x}" "$gaps" 5 1
+	fi
+done
+
+# The what-if: apply the setting and run the same load again.
+if [ -n "$wi_rt" ] && [ "${lost:-0}" = 0 ]; then
+	for c in 1 2 3; do
+		fs_set $c "$wi_rt" "$wi_per" || echo "# cpu$c: the what-if setting was refused"
+	done
+	probe_list=
+	at=$(( $(fair-probe --now) + 500000000 ))
+	start_load "$at" "$dur"
+	wait_probes
+	for c in 1 2 3; do
+		[ "$c" = "$hp_cpu" ] && continue
+		row=$(grep -o "{\"cpu\":$c,\"setting\":\"what-if\",[^]]*\"per_s_ns\":[0-9]*" "$J" | head -n 1)
+		[ -n "$row" ] || { result 1 what-if $c "no what-if row"; continue; }
+		pw=$(sed 's/.*"worst_ns":\([0-9]*\).*/\1/' <<< "$row")
+		pr=$(sed 's/.*"per_s_ns":\([0-9]*\).*/\1/' <<< "$row")
+		censored=$(grep -o '"censored":true' <<< "$row")
+		frs=$(list_probes $c fair) rts=$(list_probes $c rt)
+		mw=0
+		for p in $frs; do
+			g=$(pf "$p" gap_max_ns) wl=$(pf "$p" wake_max_ns)
+			[ -n "$wl" ] && [ "$wl" -gt "$g" ] && g=$wl
+			[ "${g:-0}" -gt "$mw" ] && mw=$g
+		done
+		top=${rts%% *}
+		mr=0
+		[ -n "$top" ] && mr=$(( $(pf "$top" schedstat_wait_ns) / dur ))
+		dev what-if-starved $c "$pw" "$mw"
+		dev what-if-rt $c "$pr" "$mr"
+		if [ -n "$censored" ]; then
+			echo "# cpu$c: the recorded demand was censored: the replay is flagged, not checked"
+			continue
+		fi
+		t what-if $c "predicted worst starvation $pw within 20% (+2 ms) of the measured $mw" \
+			near "$pw" "$mw" 20 2000000
+		t what-if $c "predicted RT preemption $pr ns/s within 20% (+2 ms/s) of the measured $mr" \
+			near "$pr" "$mr" 20 2000000
+	done
+fi
+
+echo "1..$n"
+if [ $failed -gt 0 ]; then
+	mkdir -p "$out" && cp -a "$dir/." "$out/" && dmesg > "$out/dmesg"
+	echo "# seed $seed: $failed checks failed; scenario, trace and probe outputs in $out"
+fi
+rm -rf "$dir"
+[ $failed = 0 ]
