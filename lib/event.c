@@ -1,43 +1,164 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Names of events and of their fields' values, for output.
+ * The table of the events, and names of their fields' values, for output.
  */
 #include <stdio.h>
 
 #include "event.h"
+#include "model.h"
+#include "record.h"
 
-static const char *const ev_names[FS_EV_NR] = {
-	[FS_EV_START]		= "server_start",
-	[FS_EV_STOP]		= "server_stop",
-	[FS_EV_DEFER]		= "server_defer",
-	[FS_EV_POSTPONE]	= "server_postpone",
-	[FS_EV_BOOST]		= "server_boost",
-	[FS_EV_IDLE]		= "server_idle",
-	[FS_EV_THROTTLE]	= "throttle",
-	[FS_EV_REPLENISH]	= "replenish",
-	[FS_EV_PARAMS]		= "server_params",
-	[FS_EV_WAIT]		= "wait",
-	[FS_EV_HOLD]		= "hold",
-	[FS_EV_LEAVE]		= "leave",
-	[FS_EV_END]		= "end",
-	[FS_EV_HOTPLUG]		= "hotplug",
-	[FS_EV_P_START]		= "probe_start",
-	[FS_EV_P_STOP]		= "probe_stop",
-	[FS_EV_P_TIMER]		= "probe_timer",
-	[FS_EV_P_REPLENISH]	= "probe_replenish",
-	[FS_EV_P_FIRED]		= "probe_fired",
-	[FS_EV_P_NONCONT]	= "probe_noncont",
-	[FS_EV_P_IDLE_IN]	= "probe_idle_in",
-	[FS_EV_P_IDLE_OUT]	= "probe_idle_out",
-	[FS_EV_P_PUT_IN]	= "probe_put_in",
-	[FS_EV_P_PUT_OUT]	= "probe_put_out",
-	[FS_EV_SWITCH]		= "sched_switch",
-	[FS_EV_WAKEUP]		= "sched_wakeup",
-	[FS_EV_WAKEUP_NEW]	= "sched_wakeup_new",
-	[FS_EV_MIGRATE]		= "sched_migrate_task",
-	[FS_EV_FOUND_TASK]	= "found_task",
-	[FS_EV_LOST]		= "lost",
-	[FS_EV_FOUND]		= "found",
+#define F(x)		FS_F_BIT(x)
+#define SERVER_FIELDS	(F(FS_F_CPU) | F(FS_F_FLAGS) | F(FS_F_RUNTIME) | \
+			 F(FS_F_DEADLINE) | F(FS_F_DL_RUNTIME) | \
+			 F(FS_F_DL_PERIOD))
+#define TASK_FIELDS	(F(FS_F_CPU) | F(FS_F_PID) | F(FS_F_COMM))
+#define WAKE_FIELDS	(F(FS_F_PID) | F(FS_F_COMM) | F(FS_F_PRIO) | \
+			 F(FS_F_TARGET_CPU))
+#define HOLDER_FIELDS	(F(FS_F_HOLDER_PID) | F(FS_F_HOLDER_COMM) | \
+			 F(FS_F_HOLDER_PRIO))
+
+/* Every edge between two states is a bit of fs_ev_desc's edges. */
+_Static_assert(FS_ST_NR * FS_ST_NR <= 64, "edges do not fit");
+
+#define EDGE(from, to)	FS_EDGE(from, to)
+#define A		FS_ST_INIT
+#define B		FS_ST_ZL_WAIT
+#define D		FS_ST_RUNNING
+#define E		FS_ST_REPL_WAIT
+
+/* An event of the fair server's own. */
+#define SERVER(_name, _event, _edges)			\
+	{ .name = _name, .kind = FS_KIND_SERVER,	\
+	  .system = "sched", .event = _event,		\
+	  .fields = SERVER_FIELDS, .edges = _edges }
+
+/* One DL tasks share: only the fair server's (type 2) are read. */
+#define SHARED(_name, _event, _edges)			\
+	{ .name = _name, .kind = FS_KIND_SERVER,	\
+	  .system = "sched", .event = _event,		\
+	  .filter = "type == 2",			\
+	  .fields = SERVER_FIELDS, .edges = _edges }
+
+/* Fair starvation. */
+#define STARVE(_name, _event, _fields)			\
+	{ .name = _name, .kind = FS_KIND_STARVE,	\
+	  .system = "sched", .event = _event,		\
+	  .fields = _fields }
+
+/* An observation of a probe on a stock kernel's server (probes.c). */
+#define PROBE(_name, _fields)				\
+	{ .name = "probe_" _name, .kind = FS_KIND_PROBE, \
+	  .fields = _fields, .observed = true }
+
+/* One of the scheduler's events, as it names itself. */
+#define SCHED(_name, _fields)				\
+	{ .name = _name, .kind = FS_KIND_SCHED,		\
+	  .system = "sched", .event = _name,		\
+	  .fields = _fields, .observed = true }
+
+/*
+ * The events. The edges of the server's are read off
+ * kernel/sched/deadline.c (6.12). An event that fires inside another
+ * transition sees the flags of its middle: the defer event of
+ * dl_server_start() comes before the start event and already has the
+ * active flag, so it takes A->B itself.
+ *
+ * trace.c enables the events in the reverse of this order: of those
+ * enabled together, one that opens what others close (a starvation wait,
+ * a switch) comes before them here.
+ */
+const struct fs_ev_desc fs_events[FS_EV_NR] = {
+	/* dl_server_start(): deferred, or straight to running. */
+	[FS_EV_START]	= SERVER("server_start", "sched_dl_server_start",
+				 EDGE(A, B) | EDGE(A, D) | EDGE(B, B) |
+				 EDGE(D, D)),
+	/* dl_server_stop(), from any active state. */
+	[FS_EV_STOP]	= SERVER("server_stop", "sched_dl_server_stop",
+				 EDGE(B, A) | EDGE(D, A) | EDGE(E, A)),
+	/* Timer armed: on start, after a postponement or a replenishment
+	 * that defers again, and when pushed forward while waiting. */
+	[FS_EV_DEFER]	= SERVER("server_defer", "sched_dl_server_defer",
+				 EDGE(A, B) | EDGE(B, B) | EDGE(E, B)),
+	/* Runtime used up in the background: a new period, still waiting. */
+	[FS_EV_POSTPONE] = SERVER("server_postpone",
+				  "sched_dl_server_postpone",
+				  EDGE(B, B) | EDGE(E, B)),
+	/* The zero-laxity timer fired with runtime left: B to D. */
+	[FS_EV_BOOST]	= SERVER("server_boost", "sched_dl_server_boost",
+				 EDGE(B, D)),
+	/* Idle time used up the runtime of an active server. */
+	[FS_EV_IDLE]	= SERVER("server_idle", "sched_dl_server_idle",
+				 EDGE(B, B) | EDGE(D, D) | EDGE(E, E)),
+	/* Runtime exhausted while serving. */
+	[FS_EV_THROTTLE] = SHARED("throttle", "sched_dl_throttle",
+				  EDGE(D, E)),
+	/*
+	 * Replenished: serve now, or wait for the zero-laxity time again.
+	 * A new period from now (replenish_dl_new_period()) fires one too:
+	 * at the first start (A->A), a start that needs one (A->B, the
+	 * active flag set before the enqueue), a postponement (B->B, E->B)
+	 * and a lagging replenishment (E->E).
+	 */
+	[FS_EV_REPLENISH] = SHARED("replenish", "sched_dl_replenish",
+				   EDGE(B, D) | EDGE(E, D) | EDGE(E, B) |
+				   EDGE(B, B) | EDGE(D, D) | EDGE(A, A) |
+				   EDGE(A, B) | EDGE(E, E)),
+	/* Parameters change no state by themselves: see params(), server.c. */
+	[FS_EV_PARAMS] = {
+		.name = "server_params", .kind = FS_KIND_SERVER,
+		.system = "sched", .event = "sched_dl_server_params",
+		.fields = F(FS_F_CPU) | F(FS_F_DL_RUNTIME) |
+			  F(FS_F_DL_PERIOD) | F(FS_F_RET),
+		.edges = FS_EDGES_ANY,
+	},
+
+	[FS_EV_WAIT]	= STARVE("wait", "sched_fair_starve_wait",
+				 TASK_FIELDS | HOLDER_FIELDS | F(FS_F_WHY) |
+				 F(FS_F_FIRST)),
+	[FS_EV_HOLD]	= STARVE("hold", "sched_fair_starve_hold",
+				 F(FS_F_CPU) | HOLDER_FIELDS),
+	[FS_EV_LEAVE]	= STARVE("leave", "sched_fair_starve_leave",
+				 TASK_FIELDS | F(FS_F_WHY)),
+	[FS_EV_END]	= STARVE("end", "sched_fair_starve_end",
+				 TASK_FIELDS | F(FS_F_STARVED) | F(FS_F_WHY)),
+
+	/* cpuhp_enter: cpu and target, the state it goes to. */
+	[FS_EV_HOTPLUG] = {
+		.name = "hotplug", .kind = FS_KIND_HOTPLUG,
+		.system = "cpuhp", .event = "cpuhp_enter",
+		.fields = F(FS_F_CPU) | F(FS_F_TARGET),
+	},
+
+	/* The probes' observations, with the fields probes.c fetches. */
+	[FS_EV_P_START]	= PROBE("start", SERVER_FIELDS),
+	[FS_EV_P_STOP]	= PROBE("stop", SERVER_FIELDS),
+	[FS_EV_P_TIMER]	= PROBE("timer", SERVER_FIELDS | F(FS_F_RET)),
+	[FS_EV_P_REPLENISH] = PROBE("replenish", SERVER_FIELDS),
+	[FS_EV_P_FIRED]	= PROBE("fired", SERVER_FIELDS),
+	[FS_EV_P_NONCONT] = PROBE("noncont", SERVER_FIELDS),
+	[FS_EV_P_IDLE_IN] = PROBE("idle_in", SERVER_FIELDS),
+	[FS_EV_P_IDLE_OUT] = PROBE("idle_out", SERVER_FIELDS),
+	[FS_EV_P_PUT_IN] = PROBE("put_in", SERVER_FIELDS),
+	[FS_EV_P_PUT_OUT] = PROBE("put_out", SERVER_FIELDS),
+
+	[FS_EV_SWITCH]	= SCHED("sched_switch",
+				F(FS_F_PREV_COMM) | F(FS_F_PREV_PID) |
+				F(FS_F_PREV_PRIO) | F(FS_F_PREV_STATE) |
+				F(FS_F_NEXT_COMM) | F(FS_F_NEXT_PID) |
+				F(FS_F_NEXT_PRIO)),
+	[FS_EV_WAKEUP]	= SCHED("sched_wakeup", WAKE_FIELDS),
+	[FS_EV_WAKEUP_NEW] = SCHED("sched_wakeup_new", WAKE_FIELDS),
+	[FS_EV_MIGRATE]	= SCHED("sched_migrate_task",
+				F(FS_F_PID) | F(FS_F_COMM) | F(FS_F_PRIO) |
+				F(FS_F_ORIG_CPU) | F(FS_F_DEST_CPU)),
+
+	/* The tasks found runnable at start, for derive.h. */
+	[FS_EV_FOUND_TASK] = {
+		.name = "found_task", .kind = FS_KIND_MARK, .observed = true,
+	},
+	[FS_EV_LOST]	= { .name = "lost", .kind = FS_KIND_MARK },
+	[FS_EV_FOUND]	= { .name = "found", .kind = FS_KIND_MARK },
 };
 
 static const char *const wait_names[FS_WAIT_NR] = {
@@ -62,7 +183,7 @@ static const char *const end_names[FS_END_NR] = {
 /* Name of an event: the tracefs name without its prefix, or the mark's. */
 const char *fs_ev_name(enum fs_ev ev)
 {
-	return ev < FS_EV_NR ? ev_names[ev] : "invalid";
+	return ev < FS_EV_NR ? fs_events[ev].name : "invalid";
 }
 
 /* How a wait began. */

@@ -42,8 +42,15 @@ enum fs_end_why {
 	FS_END_NR
 };
 
+/*
+ * The events, each described by its entry in fs_events[] (event.c): a new
+ * event is an entry here and one there.
+ */
 enum fs_ev {
-	/* The fair server, sched_dl_<name> and sched_dl_server_<name>. */
+	/*
+	 * The fair server, sched_dl_<name> and sched_dl_server_<name>. They
+	 * come first: struct fs_server counts them by type.
+	 */
 	FS_EV_START,
 	FS_EV_STOP,
 	FS_EV_DEFER,
@@ -53,8 +60,9 @@ enum fs_ev {
 	FS_EV_THROTTLE,
 	FS_EV_REPLENISH,
 	FS_EV_PARAMS,
+	FS_EV_SERVER_NR,	/* their number, not an event */
 	/* Fair starvation, sched_fair_starve_<name>. */
-	FS_EV_WAIT,
+	FS_EV_WAIT = FS_EV_SERVER_NR,
 	FS_EV_HOLD,
 	FS_EV_LEAVE,
 	FS_EV_END,
@@ -87,13 +95,55 @@ enum fs_ev {
 	FS_EV_NR
 };
 
-/* The first event that is not the fair server's own. */
-#define FS_EV_SERVER_NR	(FS_EV_PARAMS + 1)
+/* What an event is: where it comes from, and which part reads it. */
+enum fs_ev_kind {
+	FS_KIND_SERVER,		/* the fair server's (model.h) */
+	FS_KIND_STARVE,		/* fair starvation */
+	FS_KIND_HOTPLUG,	/* CPU hotplug */
+	FS_KIND_PROBE,		/* a stock kernel's server, seen by a kprobe */
+	FS_KIND_SCHED,		/* sched_switch, _wakeup(_new), _migrate_task */
+	FS_KIND_MARK,		/* the tool's own: no event of the kernel */
+};
+
+/* Any transition: an event that changes no state by itself. */
+#define FS_EDGES_ANY	(~0ULL)
+
+/* Everything the tool knows of one event, in one place. */
+struct fs_ev_desc {
+	const char *name;	/* for output; a probe's is "probe_<name>" */
+	enum fs_ev_kind kind;
+	/*
+	 * The kernel's event in tracefs, and the filter it is read with;
+	 * NULL for the probes (probes.c makes and names them) and the marks.
+	 */
+	const char *system;
+	const char *event;
+	const char *filter;
+	unsigned int fields;	/* what the tool reads: FS_F_BIT()s, record.h */
+	bool observed;		/* derive.h turns it into events */
+	/* A server event: the FS_EDGE()s it may take (model.h). */
+	unsigned long long edges;
+};
+
+/* The table of the events, indexed by fs_ev. */
+extern const struct fs_ev_desc fs_events[FS_EV_NR];
+
+/* Whether @ev is an event of kind @kind. */
+static inline bool fs_ev_is(enum fs_ev ev, enum fs_ev_kind kind)
+{
+	return ev < FS_EV_NR && fs_events[ev].kind == kind;
+}
+
+/* Whether @ev is one of the fair server's own events. */
+static inline bool fs_ev_server(enum fs_ev ev)
+{
+	return fs_ev_is(ev, FS_KIND_SERVER);
+}
 
 /* Whether @ev is an observation that derive.h turns into events. */
 static inline bool fs_ev_observed(enum fs_ev ev)
 {
-	return ev >= FS_EV_P_START && ev <= FS_EV_FOUND_TASK;
+	return ev < FS_EV_NR && fs_events[ev].observed;
 }
 
 /* A task as the events name it; pid 0 when not known. */

@@ -55,6 +55,9 @@ enum fs_state {
 	FS_ST_NR
 };
 
+/* The edge from state @from to @to, a bit of fs_ev_desc's edges. */
+#define FS_EDGE(from, to)	(1ULL << ((from) * FS_ST_NR + (to)))
+
 /* The fair server's part of a CPU's model. */
 struct fs_server {
 	enum fs_state state;

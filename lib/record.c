@@ -36,54 +36,6 @@ static const char *const field_names[FS_F_NR] = {
 	[FS_F_DEST_CPU]		= "dest_cpu",
 };
 
-#define F(x)		(1u << (x))
-#define SERVER_FIELDS	(F(FS_F_CPU) | F(FS_F_FLAGS) | F(FS_F_RUNTIME) | \
-			 F(FS_F_DEADLINE) | F(FS_F_DL_RUNTIME) | \
-			 F(FS_F_DL_PERIOD))
-#define TASK_FIELDS	(F(FS_F_CPU) | F(FS_F_PID) | F(FS_F_COMM))
-#define WAKE_FIELDS	(F(FS_F_PID) | F(FS_F_COMM) | F(FS_F_PRIO) | \
-			 F(FS_F_TARGET_CPU))
-#define HOLDER_FIELDS	(F(FS_F_HOLDER_PID) | F(FS_F_HOLDER_COMM) | \
-			 F(FS_F_HOLDER_PRIO))
-
-/* The fields the tool reads of each event. */
-static const unsigned int event_fields[FS_EV_NR] = {
-	[FS_EV_START]		= SERVER_FIELDS,
-	[FS_EV_STOP]		= SERVER_FIELDS,
-	[FS_EV_DEFER]		= SERVER_FIELDS,
-	[FS_EV_POSTPONE]	= SERVER_FIELDS,
-	[FS_EV_BOOST]		= SERVER_FIELDS,
-	[FS_EV_IDLE]		= SERVER_FIELDS,
-	[FS_EV_THROTTLE]	= SERVER_FIELDS,
-	[FS_EV_REPLENISH]	= SERVER_FIELDS,
-	[FS_EV_PARAMS]		= F(FS_F_CPU) | F(FS_F_DL_RUNTIME) |
-				  F(FS_F_DL_PERIOD) | F(FS_F_RET),
-	[FS_EV_WAIT]		= TASK_FIELDS | HOLDER_FIELDS | F(FS_F_WHY) |
-				  F(FS_F_FIRST),
-	[FS_EV_HOLD]		= F(FS_F_CPU) | HOLDER_FIELDS,
-	[FS_EV_LEAVE]		= TASK_FIELDS | F(FS_F_WHY),
-	[FS_EV_END]		= TASK_FIELDS | F(FS_F_STARVED) | F(FS_F_WHY),
-	[FS_EV_HOTPLUG]		= F(FS_F_CPU) | F(FS_F_TARGET),
-	[FS_EV_P_START]		= SERVER_FIELDS,
-	[FS_EV_P_STOP]		= SERVER_FIELDS,
-	[FS_EV_P_TIMER]		= SERVER_FIELDS | F(FS_F_RET),
-	[FS_EV_P_REPLENISH]	= SERVER_FIELDS,
-	[FS_EV_P_FIRED]		= SERVER_FIELDS,
-	[FS_EV_P_NONCONT]	= SERVER_FIELDS,
-	[FS_EV_P_IDLE_IN]	= SERVER_FIELDS,
-	[FS_EV_P_IDLE_OUT]	= SERVER_FIELDS,
-	[FS_EV_P_PUT_IN]	= SERVER_FIELDS,
-	[FS_EV_P_PUT_OUT]	= SERVER_FIELDS,
-	[FS_EV_SWITCH]		= F(FS_F_PREV_COMM) | F(FS_F_PREV_PID) |
-				  F(FS_F_PREV_PRIO) | F(FS_F_PREV_STATE) |
-				  F(FS_F_NEXT_COMM) | F(FS_F_NEXT_PID) |
-				  F(FS_F_NEXT_PRIO),
-	[FS_EV_WAKEUP]		= WAKE_FIELDS,
-	[FS_EV_WAKEUP_NEW]	= WAKE_FIELDS,
-	[FS_EV_MIGRATE]		= F(FS_F_PID) | F(FS_F_COMM) | F(FS_F_PRIO) |
-				  F(FS_F_ORIG_CPU) | F(FS_F_DEST_CPU),
-};
-
 /* The name of a field in the formats. */
 const char *fs_field_name(enum fs_fid fid)
 {
@@ -93,7 +45,8 @@ const char *fs_field_name(enum fs_fid fid)
 /* Whether event @ev carries field @fid. */
 bool fs_event_has(enum fs_ev ev, enum fs_fid fid)
 {
-	return ev < FS_EV_NR && fid < FS_F_NR && (event_fields[ev] & F(fid));
+	return ev < FS_EV_NR && fid < FS_F_NR &&
+	       (fs_events[ev].fields & FS_F_BIT(fid));
 }
 
 /* Place a field and grow its event's need. */
@@ -169,13 +122,10 @@ static void load_task(const struct fs_field *pid, const struct fs_field *prio,
 	load_string(comm, d, t->comm);
 }
 
-/* Fill the fields of @ev that its event carries. */
-static void fill(const struct fs_layout *l, const struct fs_fields *fs,
-		 const unsigned char *d, struct fs_event *ev)
+/* Fill the fields of the scheduler's event @ev. */
+static void fill_sched(const struct fs_field *f, const unsigned char *d,
+		       struct fs_event *ev)
 {
-	const struct fs_field *f = fs->f;
-
-	ev->cpu = (int)load(&f[FS_F_CPU], d);
 	switch (ev->type) {
 	case FS_EV_SWITCH:
 		/* The CPU is the buffer's: the reader sets it. */
@@ -197,10 +147,23 @@ static void fill(const struct fs_layout *l, const struct fs_fields *fs,
 		ev->src_cpu = (int)load(&f[FS_F_ORIG_CPU], d);
 		ev->cpu = (int)load(&f[FS_F_DEST_CPU], d);
 		break;
-	case FS_EV_WAIT:
-	case FS_EV_HOLD:
-	case FS_EV_LEAVE:
-	case FS_EV_END:
+	default:
+		break;
+	}
+}
+
+/* Fill the fields of @ev that its event carries. */
+static void fill(const struct fs_layout *l, const struct fs_fields *fs,
+		 const unsigned char *d, struct fs_event *ev)
+{
+	const struct fs_field *f = fs->f;
+
+	ev->cpu = (int)load(&f[FS_F_CPU], d);
+	switch (fs_events[ev->type].kind) {
+	case FS_KIND_SCHED:
+		fill_sched(f, d, ev);
+		break;
+	case FS_KIND_STARVE:
 		ev->task.pid = (int32_t)load(&f[FS_F_PID], d);
 		load_string(&f[FS_F_COMM], d, ev->task.comm);
 		ev->holder.pid = (int32_t)load(&f[FS_F_HOLDER_PID], d);
@@ -210,13 +173,14 @@ static void fill(const struct fs_layout *l, const struct fs_fields *fs,
 		ev->first = load(&f[FS_F_FIRST], d) != 0;
 		ev->starved = load(&f[FS_F_STARVED], d);
 		break;
-	case FS_EV_HOTPLUG:
+	case FS_KIND_HOTPLUG:
 		/* cpuhp_enter: a step towards CPUHP_OFFLINE (0), or up. */
 		ev->down = load(&f[FS_F_TARGET], d) == 0;
 		break;
 	default:
+		/* The server's, as the series or a probe shows it. */
 		ev->flags = (unsigned int)load(&f[FS_F_FLAGS], d);
-		if (fs_ev_observed(ev->type))
+		if (fs_events[ev->type].kind == FS_KIND_PROBE)
 			ev->flags = fs_probe_flags(l, load(&f[FS_F_FLAGS], d));
 		ev->runtime = (int64_t)load(&f[FS_F_RUNTIME], d);
 		ev->deadline = load(&f[FS_F_DEADLINE], d);

@@ -46,6 +46,9 @@ enum fs_fid {
 	FS_F_NR
 };
 
+/* Field @fid in a set of fields, fs_ev_desc's fields. */
+#define FS_F_BIT(fid)	(1u << (fid))
+
 /*
  * The flags of the probes, a word of sched_dl_entity's bit fields: the
  * bit of each FS_FLAG_* in it (BTF says where), in flag order.
@@ -83,8 +86,8 @@ unsigned int fs_probe_flags(const struct fs_layout *l, uint64_t word);
 const char *fs_field_name(enum fs_fid fid);
 
 /*
- * Whether event @ev carries field @fid: the fields of each event, as the
- * kernel series defines them (cpuhp_enter: cpu and target), as the
+ * Whether event @ev carries field @fid, as its entry in fs_events[] says:
+ * as the kernel series defines them (cpuhp_enter: cpu and target), as the
  * scheduler's events have them, and as the tool's probes define them.
  */
 bool fs_event_has(enum fs_ev ev, enum fs_fid fid);

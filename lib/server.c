@@ -2,53 +2,12 @@
 /*
  * The fair server's state machine and the statistics derived from it:
  * boosts, the server's wait, RT preemption and served runtime. See
- * model.h for the states.
+ * model.h for the states, fs_events[] (event.c) for each event's edges.
  */
 #include <errno.h>
 #include <string.h>
 
 #include "model.h"
-
-#define EDGE(from, to)	(1ULL << ((from) * FS_ST_NR + (to)))
-#define A		FS_ST_INIT
-#define B		FS_ST_ZL_WAIT
-#define D		FS_ST_RUNNING
-#define E		FS_ST_REPL_WAIT
-
-/*
- * The edges each event may take, read off kernel/sched/deadline.c (6.12).
- * An event that fires inside another transition sees the flags of its
- * middle: the defer event of dl_server_start() comes before the start
- * event and already has the active flag, so it takes A->B itself.
- */
-static const unsigned long long edges[FS_EV_SERVER_NR] = {
-	/* dl_server_start(): deferred, or straight to running. */
-	[FS_EV_START]	  = EDGE(A, B) | EDGE(A, D) | EDGE(B, B) | EDGE(D, D),
-	/* dl_server_stop(), from any active state. */
-	[FS_EV_STOP]	  = EDGE(B, A) | EDGE(D, A) | EDGE(E, A),
-	/* Timer armed: on start, after a postponement or a replenishment
-	 * that defers again, and when pushed forward while waiting. */
-	[FS_EV_DEFER]	  = EDGE(A, B) | EDGE(B, B) | EDGE(E, B),
-	/* Runtime used up in the background: a new period, still waiting. */
-	[FS_EV_POSTPONE]  = EDGE(B, B) | EDGE(E, B),
-	/* The zero-laxity timer fired with runtime left: B to D. */
-	[FS_EV_BOOST]	  = EDGE(B, D),
-	/* Idle time used up the runtime of an active server. */
-	[FS_EV_IDLE]	  = EDGE(B, B) | EDGE(D, D) | EDGE(E, E),
-	/* Runtime exhausted while serving. */
-	[FS_EV_THROTTLE]  = EDGE(D, E),
-	/*
-	 * Replenished: serve now, or wait for the zero-laxity time again.
-	 * A new period from now (replenish_dl_new_period()) fires one too:
-	 * at the first start (A->A), a start that needs one (A->B, the
-	 * active flag set before the enqueue), a postponement (B->B, E->B)
-	 * and a lagging replenishment (E->E).
-	 */
-	[FS_EV_REPLENISH] = EDGE(B, D) | EDGE(E, D) | EDGE(E, B) | EDGE(B, B) |
-			    EDGE(D, D) | EDGE(A, A) | EDGE(A, B) | EDGE(E, E),
-	/* Parameters: see params(). */
-	[FS_EV_PARAMS]	  = 0,
-};
 
 static const char *const state_names[FS_ST_NR] = {
 	[FS_ST_UNKNOWN]		= "unknown",
@@ -92,13 +51,13 @@ enum fs_state fs_state_of(unsigned int flags)
 	return (flags & FS_FLAG_ARMED) ? FS_ST_ZL_WAIT : FS_ST_REPL_WAIT;
 }
 
-/* Whether @ev may move the server from @from to @to. */
+/* Whether @ev may move the server from @from to @to: its edges. */
 bool fs_transition_valid(enum fs_ev ev, enum fs_state from, enum fs_state to)
 {
-	if (ev >= FS_EV_SERVER_NR || from >= FS_ST_NR || to >= FS_ST_NR)
+	if (!fs_ev_server(ev) || from >= FS_ST_NR || to >= FS_ST_NR)
 		return false;
 	/* Parameters change no state by themselves. */
-	if (ev == FS_EV_PARAMS)
+	if (fs_events[ev].edges == FS_EDGES_ANY)
 		return true;
 	/* Nothing known to check against: learn the state. */
 	if (from == FS_ST_UNKNOWN || from == FS_ST_OFF ||
@@ -106,7 +65,7 @@ bool fs_transition_valid(enum fs_ev ev, enum fs_state from, enum fs_state to)
 		return true;
 	if (to < FS_ST_INIT)
 		return false;
-	return edges[ev] & EDGE(from, to);
+	return fs_events[ev].edges & FS_EDGE(from, to);
 }
 
 /* Set up a server model with empty statistics. */
@@ -348,7 +307,7 @@ void fs_server_event(struct fs_server *s, const struct fs_event *ev,
 		params(s, ev);
 		return;
 	}
-	if (ev->type >= FS_EV_SERVER_NR)
+	if (!fs_ev_server(ev->type))
 		return;
 	s->count[ev->type]++;
 	s->dl_runtime = ev->dl_runtime;

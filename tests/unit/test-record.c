@@ -245,6 +245,48 @@ static void test_has(void)
 	   !strcmp(fs_field_name(FS_F_NR), "?"), "field names");
 }
 
+/* The table of the events holds together. */
+static void test_table(void)
+{
+	unsigned int i, j, bad_name = 0, bad_server = 0, bad_kernel = 0;
+	unsigned int bad_edges = 0, bad_observed = 0, bad_fields = 0;
+
+	for (i = 0; i < FS_EV_NR; i++) {
+		const struct fs_ev_desc *e = &fs_events[i];
+		bool kernel = e->kind == FS_KIND_SERVER ||
+			      e->kind == FS_KIND_STARVE ||
+			      e->kind == FS_KIND_HOTPLUG ||
+			      e->kind == FS_KIND_SCHED;
+
+		if (!e->name || !strcmp(e->name, "invalid"))
+			bad_name++;
+		for (j = 0; e->name && j < i; j++)
+			bad_name += fs_events[j].name &&
+				    !strcmp(fs_events[j].name, e->name);
+		/* struct fs_server counts the server's events by type. */
+		bad_server += fs_ev_server(i) != (i < FS_EV_SERVER_NR);
+		bad_kernel += kernel != (e->system && e->event);
+		bad_kernel += !kernel && (e->system || e->event || e->filter);
+		bad_edges += fs_ev_server(i) != (e->edges != 0);
+		bad_observed += e->observed != (e->kind == FS_KIND_PROBE ||
+						e->kind == FS_KIND_SCHED ||
+						i == FS_EV_FOUND_TASK);
+		bad_fields += (e->kind == FS_KIND_MARK) != !e->fields;
+	}
+	ok(bad_name == 0, "every event has a name of its own");
+	ok(bad_server == 0, "the server's events come first, %d of them",
+	   FS_EV_SERVER_NR);
+	ok(bad_kernel == 0,
+	   "the kernel's events have a tracefs name, probes and marks none");
+	ok(bad_edges == 0, "the server's events, and only they, have edges");
+	ok(bad_observed == 0, "the probes', the scheduler's and the tasks "
+	   "found are observations");
+	ok(bad_fields == 0, "every event but the marks has fields");
+	ok(fs_ev_is(FS_EV_HOLD, FS_KIND_STARVE) &&
+	   !fs_ev_is(FS_EV_NR, FS_KIND_MARK) && !fs_ev_server(FS_EV_NR) &&
+	   !fs_ev_observed(FS_EV_NR), "kinds, and no kind out of range");
+}
+
 int main(void)
 {
 	test_fields();
@@ -253,5 +295,6 @@ int main(void)
 	test_sizes();
 	test_starve();
 	test_has();
+	test_table();
 	return tap_done();
 }
