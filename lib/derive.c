@@ -395,7 +395,7 @@ void fs_derive_event(struct fs_derive *d, const struct fs_event *ev,
 		emit(ctx, ev);
 		break;
 	default:
-		if (fs_ev_observed(ev->type))
+		if (fs_ev_is(ev->type, FS_KIND_PROBE))
 			server(&d->cpu[ev->cpu], ev, emit, ctx);
 		else
 			emit(ctx, ev);

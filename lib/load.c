@@ -357,8 +357,7 @@ void fs_loads_event(struct fs_loads *l, const struct fs_event *ev)
 		return;
 	}
 	if (ev->cpu < 0 || ev->cpu >= l->nr_cpus ||
-	    (ev->type != FS_EV_SWITCH && ev->type != FS_EV_WAKEUP &&
-	     ev->type != FS_EV_WAKEUP_NEW && ev->type != FS_EV_MIGRATE))
+	    !fs_ev_is(ev->type, FS_KIND_SCHED))
 		return;
 	/* Recorded just before the window began: at its start. */
 	e = *ev;

@@ -81,14 +81,11 @@ void fs_cpu_event(struct fs_cpu *c, const struct fs_event *ev,
 	}
 	c->last_ts = ev->ts;
 
-	switch (ev->type) {
-	case FS_EV_WAIT:
-	case FS_EV_HOLD:
-	case FS_EV_LEAVE:
-	case FS_EV_END:
+	switch (fs_events[ev->type].kind) {
+	case FS_KIND_STARVE:
 		fs_starve_event(&c->st, ev, c->srv.state, out);
 		break;
-	case FS_EV_HOTPLUG:
+	case FS_KIND_HOTPLUG:
 		hotplug(c, ev, out);
 		break;
 	default:
