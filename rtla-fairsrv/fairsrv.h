@@ -160,7 +160,6 @@ void fs_trace_cleanup_stale(void);
 /* The parts a decoding check shares with the session (tests/probe). */
 struct tep_event;
 struct fs_layout;
-const char *fs_trace_event_name(enum fs_ev i, char *name, size_t len);
 int fs_trace_layout_event(struct fs_layout *l, enum fs_ev i,
 			  struct tep_event *ev);
 

@@ -26,8 +26,6 @@
 #define INSTANCE_PREFIX		"rtla_fairsrv_"
 /* The clock of the instances: CLOCK_MONOTONIC, the same on every CPU. */
 #define TRACE_CLOCK		"mono"
-/* Only the fair server of the events DL tasks share (type 2). */
-#define FAIR_SERVER_FILTER	"type == 2"
 
 /*
  * Groups of events: the server's are needed, the others add figures; the
@@ -51,7 +49,7 @@ struct fs_trace {
 	struct tracefs_instance *inst;	/* what we consume */
 	struct tracefs_instance *rec;	/* -t: kept for saving */
 	struct fs_layout layout;	/* where the fields lie */
-	struct ev_def ev[FS_EV_LOST];	/* the kernel's events */
+	struct ev_def ev[FS_EV_NR];	/* the kernel's events */
 	struct fs_trace_caps caps;
 	struct fs_probes *probes;	/* the kprobe source's probes */
 	char name[64];
@@ -134,19 +132,15 @@ const char *fs_source_name(enum fs_source s)
 	}
 }
 
-/* The tracefs system and name of the kernel's event @i. */
-const char *fs_trace_event_name(enum fs_ev i, char *name, size_t len)
+/* Read event @i as fs_events[] names it, in @group. */
+static void define(struct fs_trace *t, enum fs_ev i, enum group group)
 {
-	if (i < FS_EV_SERVER_NR) {
-		snprintf(name, len, "sched_dl_%s", fs_ev_name(i));
-		return "sched";
-	}
-	if (i == FS_EV_HOTPLUG) {
-		snprintf(name, len, "cpuhp_enter");
-		return "cpuhp";
-	}
-	snprintf(name, len, "sched_fair_starve_%s", fs_ev_name(i));
-	return "sched";
+	struct ev_def *d = &t->ev[i];
+
+	d->system = fs_events[i].system;
+	snprintf(d->name, sizeof(d->name), "%s", fs_events[i].event);
+	d->filter = fs_events[i].filter;
+	d->group = group;
 }
 
 /* Fill the table of the events the series' source reads. */
@@ -154,26 +148,24 @@ static void define_events(struct fs_trace *t)
 {
 	int i;
 
-	for (i = 0; i < FS_EV_P_START; i++) {
-		struct ev_def *d = &t->ev[i];
-
-		d->system = fs_trace_event_name(i, d->name, sizeof(d->name));
-		if (i < FS_EV_SERVER_NR)
-			d->group = GROUP_SERVER;
-		else if (i == FS_EV_HOTPLUG)
-			d->group = GROUP_HOTPLUG;
-		else
-			d->group = GROUP_STARVATION;
-		if (i == FS_EV_THROTTLE || i == FS_EV_REPLENISH)
-			d->filter = FAIR_SERVER_FILTER;
-	}
-	if (!fs_params_load(t->p))
-		return;
-	for (i = FS_EV_SWITCH; i <= FS_EV_MIGRATE; i++) {
-		t->ev[i].system = "sched";
-		snprintf(t->ev[i].name, sizeof(t->ev[i].name), "%s",
-			 fs_ev_name(i));
-		t->ev[i].group = GROUP_LOAD;
+	for (i = 0; i < FS_EV_NR; i++) {
+		switch (fs_events[i].kind) {
+		case FS_KIND_SERVER:
+			define(t, i, GROUP_SERVER);
+			break;
+		case FS_KIND_STARVE:
+			define(t, i, GROUP_STARVATION);
+			break;
+		case FS_KIND_HOTPLUG:
+			define(t, i, GROUP_HOTPLUG);
+			break;
+		case FS_KIND_SCHED:
+			if (fs_params_load(t->p))
+				define(t, i, GROUP_LOAD);
+			break;
+		default:
+			break;
+		}
 	}
 }
 
@@ -182,26 +174,28 @@ static void define_probes(struct fs_trace *t)
 {
 	int i;
 
-	for (i = FS_EV_P_START; i <= FS_EV_MIGRATE; i++) {
+	for (i = 0; i < FS_EV_NR; i++) {
 		struct ev_def *d = &t->ev[i];
+		const char *name = "";
 
-		if (i < FS_EV_SWITCH) {
-			const char *name = "";
-
+		switch (fs_events[i].kind) {
+		case FS_KIND_PROBE:
 			d->system = fs_probes_event(t->probes, i, &name,
 						    &d->filter);
 			snprintf(d->name, sizeof(d->name), "%s", name);
 			d->group = GROUP_SERVER;
-		} else {
-			d->system = "sched";
-			snprintf(d->name, sizeof(d->name), "%s", fs_ev_name(i));
-			d->group = GROUP_STARVATION;
+			break;
+		case FS_KIND_SCHED:
+			/* Fair starvation, derived from the scheduler's. */
+			define(t, i, GROUP_STARVATION);
+			break;
+		case FS_KIND_HOTPLUG:
+			define(t, i, GROUP_HOTPLUG);
+			break;
+		default:
+			break;
 		}
 	}
-	t->ev[FS_EV_HOTPLUG].system = "cpuhp";
-	snprintf(t->ev[FS_EV_HOTPLUG].name, sizeof(t->ev[0].name),
-		 "cpuhp_enter");
-	t->ev[FS_EV_HOTPLUG].group = GROUP_HOTPLUG;
 }
 
 /* Place the format field @f as @out of @fs; 0, or -1 if not usable. */
@@ -332,7 +326,7 @@ static int resolve_with(struct fs_trace *t, struct tep_handle *tep)
 	char missing[512] = "";
 	int i, ret;
 
-	for (i = 0; i < FS_EV_LOST; i++) {
+	for (i = 0; i < FS_EV_NR; i++) {
 		struct ev_def *d = &t->ev[i];
 		struct tep_event *ev;
 
@@ -364,7 +358,7 @@ static int resolve_with(struct fs_trace *t, struct tep_handle *tep)
 	else if (t->p->server_only)
 		have[GROUP_STARVATION] = false;
 	/* A group is read whole or not at all. */
-	for (i = 0; i < FS_EV_LOST; i++) {
+	for (i = 0; i < FS_EV_NR; i++) {
 		t->ev[i].present = t->ev[i].system && have[t->ev[i].group];
 		if (!t->ev[i].present)
 			memset(&t->layout.ev[i], 0, sizeof(t->layout.ev[i]));
@@ -454,11 +448,10 @@ static struct tracefs_instance *create(const char *kind, char *name,
 /* Whether the kernel has the series' events. */
 static bool have_series(void)
 {
-	char name[48];
-	const char *system = fs_trace_event_name(FS_EV_START, name,
-						 sizeof(name));
+	const struct fs_ev_desc *start = &fs_events[FS_EV_START];
 
-	return tracefs_event_file_exists(NULL, system, name, "format");
+	return tracefs_event_file_exists(NULL, start->system, start->event,
+					 "format");
 }
 
 /*
@@ -535,18 +528,18 @@ static bool before_on(const struct ev_def *d)
 /*
  * Enable in @inst the events that come @before tracing goes on, or the
  * others, with the server-only filter of the shared DL events. In
- * reverse: the kernel keeps the starvation state only while
- * sched_fair_starve_wait is enabled, so it comes after the events that
- * end what it opens, and sched_switch comes after the wake-ups and
- * migrations it pairs with. Tests see the last one enabled as the end of
- * the set-up.
+ * the reverse of fs_events[]'s order: the kernel keeps the starvation
+ * state only while sched_fair_starve_wait is enabled, so it comes after
+ * the events that end what it opens, and sched_switch comes after the
+ * wake-ups and migrations it pairs with. Tests see the last one enabled
+ * as the end of the set-up.
  */
 static int enable_events(struct fs_trace *t, struct tracefs_instance *inst,
 			 bool before)
 {
 	int i;
 
-	for (i = FS_EV_LOST - 1; i >= 0; i--) {
+	for (i = FS_EV_NR - 1; i >= 0; i--) {
 		const struct ev_def *d = &t->ev[i];
 
 		if (!d->present || before_on(d) != before)

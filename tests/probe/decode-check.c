@@ -28,18 +28,23 @@
 #include "record.h"
 
 #define MAX_REPORTS	10	/* mismatches printed in full */
-/* The series' events: the probes' observations come after them. */
-#define NR_SERIES	FS_EV_P_START
 
 struct check {
 	struct tep_handle *tep;
 	struct fs_layout layout;
-	struct tep_event *events[NR_SERIES];
-	unsigned long records[NR_SERIES];
-	unsigned long bad[NR_SERIES];
+	struct tep_event *events[FS_EV_NR];	/* the series' events only */
+	unsigned long records[FS_EV_NR];
+	unsigned long bad[FS_EV_NR];
 	unsigned long reports;
 	struct trace_seq seq;
 };
+
+/* Whether event @i is the series' or CPU hotplug's: what this checks. */
+static bool series(int i)
+{
+	return fs_ev_is(i, FS_KIND_SERVER) || fs_ev_is(i, FS_KIND_STARVE) ||
+	       fs_ev_is(i, FS_KIND_HOTPLUG);
+}
 
 /* Note one mismatch of @what in a record of event @i. */
 static void mismatch(struct check *c, int i, const char *what,
@@ -180,10 +185,10 @@ static int one(struct tep_event *tev, struct tep_record *rec, int cpu,
 	int i, fid, ret;
 
 	(void)cpu;
-	for (i = 0; i < NR_SERIES; i++)
+	for (i = 0; i < FS_EV_NR; i++)
 		if (c->events[i] && c->events[i]->id == tev->id)
 			break;
-	if (i == NR_SERIES)
+	if (i == FS_EV_NR)
 		return 0;
 	c->records[i]++;
 	ret = fs_record_decode(&c->layout, rec->data, rec->size, rec->ts, &ev);
@@ -230,7 +235,6 @@ static int one(struct tep_event *tev, struct tep_record *rec, int cpu,
 static int setup(struct check *c)
 {
 	static const char *const systems[] = { "sched", "cpuhp", NULL };
-	char name[64];
 	int i;
 
 	c->tep = tracefs_local_events_system(NULL, systems);
@@ -238,9 +242,12 @@ static int setup(struct check *c)
 		fprintf(stderr, "decode-check: cannot parse the event formats\n");
 		return -1;
 	}
-	for (i = 0; i < NR_SERIES; i++) {
-		const char *sys = fs_trace_event_name(i, name, sizeof(name));
+	for (i = 0; i < FS_EV_NR; i++) {
+		const char *sys = fs_events[i].system;
+		const char *name = fs_events[i].event;
 
+		if (!series(i))
+			continue;
 		c->events[i] = tep_find_event_by_name(c->tep, sys, name);
 		if (!c->events[i]) {
 			fprintf(stderr, "decode-check: the kernel has no %s:%s\n",
@@ -257,7 +264,6 @@ static int setup(struct check *c)
 static int record(struct tracefs_instance *inst, unsigned int secs,
 		  const char *ready)
 {
-	char name[64];
 	int i, fd;
 
 	if (tracefs_trace_off(inst) ||
@@ -265,9 +271,12 @@ static int record(struct tracefs_instance *inst, unsigned int secs,
 		fprintf(stderr, "decode-check: cannot set up the instance\n");
 		return -1;
 	}
-	for (i = 0; i < NR_SERIES; i++) {
-		const char *sys = fs_trace_event_name(i, name, sizeof(name));
+	for (i = 0; i < FS_EV_NR; i++) {
+		const char *sys = fs_events[i].system;
+		const char *name = fs_events[i].event;
 
+		if (!series(i))
+			continue;
 		if (tracefs_event_enable(inst, sys, name)) {
 			fprintf(stderr, "decode-check: cannot enable %s\n", name);
 			return -1;
@@ -327,7 +336,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "decode-check: cannot read the records\n");
 		goto out;
 	}
-	for (i = 0; i < NR_SERIES; i++) {
+	for (i = 0; i < FS_EV_NR; i++) {
+		if (!c.events[i])
+			continue;
 		printf("%s: %lu records, %lu mismatches\n", c.events[i]->name,
 		       c.records[i], c.bad[i]);
 		total += c.records[i];
