@@ -247,14 +247,14 @@ static void feed(void *ctx, const struct fs_event *ev)
 {
 	struct run *run = ctx;
 
-	/* Events read: not the tool's marks, nor the tasks found at start. */
-	if (ev->type < FS_EV_LOST && ev->type != FS_EV_FOUND_TASK)
+	/* Events read: not the tool's marks (the tasks found at start too). */
+	if (!fs_ev_is(ev->type, FS_KIND_MARK))
 		run->events++;
 	if (run->loading)
 		fs_loads_event(&run->loads, ev);
 	if (run->derived)
 		fs_derive_event(&run->derive, ev, feed_one, run);
-	else if (ev->type < FS_EV_P_START || ev->type > FS_EV_FOUND_TASK)
+	else if (!fs_ev_observed(ev->type))
 		feed_one(run, ev);
 }
 
