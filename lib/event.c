@@ -31,14 +31,16 @@ _Static_assert(FS_ST_NR * FS_ST_NR <= 64, "edges do not fit");
 #define SERVER(_name, _event, _edges)			\
 	{ .name = _name, .kind = FS_KIND_SERVER,	\
 	  .system = "sched", .event = _event,		\
-	  .fields = SERVER_FIELDS, .edges = _edges }
+	  .fields = SERVER_FIELDS | F(FS_F_RT_WAIT),	\
+	  .optional = F(FS_F_RT_WAIT), .edges = _edges }
 
 /* One DL tasks share: only the fair server's (type 2) are read. */
 #define SHARED(_name, _event, _edges)			\
 	{ .name = _name, .kind = FS_KIND_SERVER,	\
 	  .system = "sched", .event = _event,		\
 	  .filter = "type == 2",			\
-	  .fields = SERVER_FIELDS, .edges = _edges }
+	  .fields = SERVER_FIELDS | F(FS_F_RT_WAIT),	\
+	  .optional = F(FS_F_RT_WAIT), .edges = _edges }
 
 /* Fair starvation. */
 #define STARVE(_name, _event, _fields)			\
@@ -122,6 +124,8 @@ const struct fs_ev_desc fs_events[FS_EV_NR] = {
 				 TASK_FIELDS | F(FS_F_WHY)),
 	[FS_EV_END]	= STARVE("end", "sched_fair_starve_end",
 				 TASK_FIELDS | F(FS_F_STARVED) | F(FS_F_WHY)),
+	[FS_EV_RAN]	= STARVE("ran", "sched_fair_starve_ran",
+				 TASK_FIELDS | F(FS_F_STARVED)),
 
 	/* cpuhp_enter: cpu and target, the state it goes to. */
 	[FS_EV_HOTPLUG] = {

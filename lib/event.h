@@ -66,6 +66,7 @@ enum fs_ev {
 	FS_EV_HOLD,
 	FS_EV_LEAVE,
 	FS_EV_END,
+	FS_EV_RAN,		/* a task that waited runs: its own starvation */
 	/* CPU hotplug: cpuhp_enter, going down or coming up. */
 	FS_EV_HOTPLUG,
 	/*
@@ -120,6 +121,7 @@ struct fs_ev_desc {
 	const char *event;
 	const char *filter;
 	unsigned int fields;	/* what the tool reads: FS_F_BIT()s, record.h */
+	unsigned int optional;	/* of those, what a kernel may lack */
 	bool observed;		/* derive.h turns it into events */
 	/* A server event: the FS_EDGE()s it may take (model.h). */
 	unsigned long long edges;
@@ -167,6 +169,12 @@ struct fs_event {
 			uint64_t dl_runtime;	/* parameters in force */
 			uint64_t dl_period;
 			int ret;		/* params: the write's result */
+			/*
+			 * How long real-time tasks waited behind the server on
+			 * its CPU since tracing began; its change over a
+			 * serving episode is what the episode took from them.
+			 */
+			uint64_t rt_wait;
 		};
 		/* Fair starvation. */
 		struct {
@@ -174,7 +182,11 @@ struct fs_event {
 			struct fs_task holder;	/* the task that holds the CPU */
 			unsigned int why;	/* fs_wait_why or fs_end_why */
 			bool first;		/* wait: it opens the episode */
-			uint64_t starved;	/* end: its length, rq_clock ns */
+			/*
+			 * end: the episode's length; ran: the time a higher
+			 * class held the task's CPU while it waited; rq_clock ns
+			 */
+			uint64_t starved;
 		};
 		/* CPU hotplug. */
 		struct {

@@ -88,8 +88,16 @@ struct fs_server {
 	bool serving;
 	uint64_t seg_start;	/* ts the current segment began */
 	int64_t seg_runtime;	/* runtime then */
+	uint64_t seg_rt_wait;	/* and the events' rt_wait */
 	uint64_t serve_active;	/* ns in D over the closed segments */
 	uint64_t serve_used;	/* runtime used over the closed segments */
+	uint64_t serve_rt;	/* real-time tasks' wait over them */
+	/*
+	 * Whether the events' rt_wait is kept (the series with the
+	 * starvation events on): RT preemption is then what real-time
+	 * tasks waited, else the time in D, an upper bound.
+	 */
+	bool rt_wait_known;
 	bool serve_boosted;	/* it began with a boost */
 	uint64_t serve_waited;	/* the server wait that boost ended */
 	bool serve_wait_known;	/* the wait's start was seen */
@@ -205,6 +213,12 @@ struct fs_outcome {
 	/* Waits that ended with this event: the episode's, or one that left. */
 	const struct fs_wait *waits;
 	unsigned int nr_waits;
+	/*
+	 * A fair task that waited runs (sched_fair_starve_ran): the time a
+	 * higher class held its CPU over its whole wait, NULL if none.
+	 */
+	const struct fs_task *ran;
+	uint64_t ran_ns;
 };
 
 /* Short and long names, for output. */

@@ -22,6 +22,7 @@ static const char *const field_names[FS_F_NR] = {
 	[FS_F_WHY]		= "why",
 	[FS_F_FIRST]		= "first",
 	[FS_F_STARVED]		= "starved",
+	[FS_F_RT_WAIT]		= "rt_wait",
 	[FS_F_TARGET]		= "target",
 	[FS_F_PREV_COMM]	= "prev_comm",
 	[FS_F_PREV_PID]		= "prev_pid",
@@ -187,6 +188,7 @@ static void fill(const struct fs_layout *l, const struct fs_fields *fs,
 		ev->dl_runtime = load(&f[FS_F_DL_RUNTIME], d);
 		ev->dl_period = load(&f[FS_F_DL_PERIOD], d);
 		ev->ret = (int)load(&f[FS_F_RET], d);
+		ev->rt_wait = load(&f[FS_F_RT_WAIT], d);
 		break;
 	}
 }

@@ -31,6 +31,7 @@ enum fs_fid {
 	FS_F_FIRST,
 	FS_F_STARVED,
 	FS_F_TARGET,
+	FS_F_RT_WAIT,
 	/* The scheduler's events. */
 	FS_F_PREV_COMM,
 	FS_F_PREV_PID,

@@ -114,11 +114,13 @@ static void wait_account(struct fs_server *s, const struct fs_event *ev)
 	s->consumed = (uint64_t)(s->wait_runtime - ev->runtime);
 }
 
-/* A segment of D begins at @ts with @runtime left. */
-static void segment_begin(struct fs_server *s, uint64_t ts, int64_t runtime)
+/* A segment of D begins at @ts with @runtime left, real-time @rt_wait. */
+static void segment_begin(struct fs_server *s, uint64_t ts, int64_t runtime,
+			  uint64_t rt_wait)
 {
 	s->seg_start = ts;
 	s->seg_runtime = runtime;
+	s->seg_rt_wait = rt_wait;
 }
 
 /*
@@ -129,9 +131,10 @@ static void serve_begin(struct fs_server *s, const struct fs_event *ev,
 			bool boosted)
 {
 	s->serving = true;
-	segment_begin(s, ev->ts, ev->runtime);
+	segment_begin(s, ev->ts, ev->runtime, ev->rt_wait);
 	s->serve_active = 0;
 	s->serve_used = 0;
+	s->serve_rt = 0;
 	s->serve_boosted = boosted;
 	/* After the CPU idled its runtime away, nothing starved. */
 	s->serve_idle_wait = boosted && s->waiting && s->wait_idle;
@@ -146,13 +149,16 @@ static void serve_begin(struct fs_server *s, const struct fs_event *ev,
 }
 
 /* The server leaves D at @ts with @runtime left: close the segment. */
-static void segment_end(struct fs_server *s, uint64_t ts, int64_t runtime)
+static void segment_end(struct fs_server *s, uint64_t ts, int64_t runtime,
+			uint64_t rt_wait)
 {
 	int64_t used = s->seg_runtime - runtime;
 
 	s->serve_active += ts - s->seg_start;
 	if (used > 0)
 		s->serve_used += (uint64_t)used;
+	if (rt_wait > s->seg_rt_wait)
+		s->serve_rt += rt_wait - s->seg_rt_wait;
 }
 
 /*
@@ -182,7 +188,7 @@ static void serve_end(struct fs_server *s, struct fs_outcome *out)
 		out->server_wait_ns = s->serve_waited;
 	}
 	out->preemption = true;
-	out->preempt_ns = s->serve_active;
+	out->preempt_ns = s->rt_wait_known ? s->serve_rt : s->serve_active;
 	fs_hist_add(&s->preempt, out->preempt_ns);
 }
 
@@ -234,7 +240,7 @@ static void step(struct fs_server *s, const struct fs_event *ev,
 		s->stop_held = false;
 		if (ev->type == FS_EV_START && to == FS_ST_RUNNING) {
 			/* Resumed: the episode goes on from here. */
-			segment_begin(s, ev->ts, ev->runtime);
+			segment_begin(s, ev->ts, ev->runtime, ev->rt_wait);
 			s->state = to;
 			return;
 		}
@@ -242,7 +248,7 @@ static void step(struct fs_server *s, const struct fs_event *ev,
 	}
 
 	if (from == FS_ST_RUNNING && to != FS_ST_RUNNING) {
-		segment_end(s, ev->ts, ev->runtime);
+		segment_end(s, ev->ts, ev->runtime, ev->rt_wait);
 		if (ev->type == FS_EV_STOP)
 			s->stop_held = true;
 		else
@@ -269,8 +275,8 @@ static void step(struct fs_server *s, const struct fs_event *ev,
 			 * until a fair task wakes and charges the idle time.
 			 * What the charge took was not served.
 			 */
-			segment_end(s, ev->ts, s->seg_runtime);
-			segment_begin(s, ev->ts, ev->runtime);
+			segment_end(s, ev->ts, s->seg_runtime, ev->rt_wait);
+			segment_begin(s, ev->ts, ev->runtime, ev->rt_wait);
 			s->serve_idle_wait = true;
 		} else {
 			s->wait_idle = true;
@@ -334,7 +340,7 @@ void fs_server_reset(struct fs_server *s, enum fs_state st, uint64_t ts,
 		if (s->state == FS_ST_RUNNING) {
 			/* Served until now: no runtime figure, the time is it. */
 			segment_end(s, ts, s->seg_runtime -
-				    (int64_t)(ts - s->seg_start));
+				    (int64_t)(ts - s->seg_start), s->seg_rt_wait);
 			serve_end(s, out);
 		} else if (s->stop_held) {
 			serve_end(s, out);

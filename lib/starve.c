@@ -244,6 +244,11 @@ void fs_starve_event(struct fs_starve *s, const struct fs_event *ev,
 		if (s->open)
 			leave(s, ev, out);
 		break;
+	case FS_EV_RAN:
+		/* A task's own figure: no episode changes with it. */
+		out->ran = &ev->task;
+		out->ran_ns = ev->starved;
+		break;
 	case FS_EV_END:
 		if (!s->open) {
 			/* It began before we saw it: its length is the kernel's. */

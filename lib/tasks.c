@@ -57,14 +57,15 @@ static int grow(struct fs_tasks *t)
 }
 
 /* Account one ended wait of a named task. */
-int fs_tasks_add(struct fs_tasks *t, const struct fs_wait *w, int cpu)
+int fs_tasks_add(struct fs_tasks *t, const struct fs_task *task, uint64_t ns,
+		 int cpu)
 {
 	struct fs_task_waits *e;
 
-	if (!w->task.pid)
+	if (!task->pid)
 		return 0;
 	if (t->cap) {
-		e = slot(t->v, t->cap, w->task.pid);
+		e = slot(t->v, t->cap, task->pid);
 		if (e->task.pid)
 			goto found;
 	}
@@ -75,13 +76,13 @@ int fs_tasks_add(struct fs_tasks *t, const struct fs_wait *w, int cpu)
 	/* Keep the table at most half full. */
 	if ((t->nr + 1) * 2 > t->cap && grow(t))
 		return -1;
-	e = slot(t->v, t->cap, w->task.pid);
+	e = slot(t->v, t->cap, task->pid);
 	t->nr++;
 found:
 	/* A pid is reused, or renamed by exec: the latest name is shown. */
-	e->task = w->task;
+	e->task = *task;
 	e->cpu = cpu;
-	fs_stat_add(&e->wait, w->ns);
+	fs_stat_add(&e->wait, ns);
 	return 0;
 }
 

@@ -12,11 +12,14 @@
 #include "hist.h"
 #include "model.h"
 
-/* The waits of one fair task. */
+/*
+ * The starvation of one fair task: per wait (from becoming runnable to
+ * running), the time a higher class held its CPU.
+ */
 struct fs_task_waits {
 	struct fs_task task;
-	int cpu;		/* where it last waited */
-	struct fs_stat wait;	/* ns, every wait that ended */
+	int cpu;		/* where it last ran after starving */
+	struct fs_stat wait;	/* ns, every wait that ended with starvation */
 };
 
 /* Fair tasks by pid, in an open-addressing table. */
@@ -31,8 +34,12 @@ struct fs_tasks {
 void fs_tasks_init(struct fs_tasks *t, size_t max);
 void fs_tasks_free(struct fs_tasks *t);
 
-/* Account one ended wait. Returns 0, or -1 when out of memory. */
-int fs_tasks_add(struct fs_tasks *t, const struct fs_wait *w, int cpu);
+/*
+ * Account @ns of starvation in one ended wait of @task, which then ran on
+ * @cpu. Returns 0, or -1 when out of memory.
+ */
+int fs_tasks_add(struct fs_tasks *t, const struct fs_task *task, uint64_t ns,
+		 int cpu);
 
 /*
  * The tasks, sorted by their longest wait, the longest first, into @out

@@ -125,6 +125,7 @@ struct fs_trace_caps {
 	bool starvation;	/* fair starvation is measured */
 	bool hotplug;		/* cpuhp_enter */
 	bool params;		/* parameter writes are seen */
+	bool rt_wait;		/* RT preemption is what RT tasks waited */
 	bool load;		/* the scheduler's events, for --what-if */
 };
 

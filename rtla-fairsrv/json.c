@@ -263,9 +263,10 @@ int fs_json_print(const struct fs_report *r, FILE *f)
 	fprintf(f, ",\"lost\":%lld,\"lost_unknown\":%s", r->lost,
 		r->lost_unknown ? "true" : "false");
 	num(f, true, "late", r->late);
-	fprintf(f, ",\"threshold_hit\":%s,\"threshold_crossings\":%lu,\"starvation_measured\":%s,\"cpus\":[",
+	fprintf(f, ",\"threshold_hit\":%s,\"threshold_crossings\":%lu,\"starvation_measured\":%s,\"rt_wait_measured\":%s,\"cpus\":[",
 		r->threshold_hit ? "true" : "false", r->crossings,
-		r->caps->starvation ? "true" : "false");
+		r->caps->starvation ? "true" : "false",
+		r->caps->rt_wait ? "true" : "false");
 	fs_for_each_cpu(cpu, &p->cpus) {
 		if (!first)
 			fprintf(f, ",");

@@ -210,15 +210,11 @@ static bool on_threshold(struct run *run, struct fs_trace *t, bool ended)
 	return false;
 }
 
-/* Keep what an event completed: task waits, the longest episodes. */
+/* Keep what an event completed: a task's starvation, the longest episodes. */
 static int account(struct run *run, int cpu, const struct fs_outcome *out)
 {
-	unsigned int i;
-
-	for (i = 0; i < out->nr_waits; i++)
-		if (out->waits[i].end != FS_END_OPEN &&
-		    fs_tasks_add(&run->tasks, &out->waits[i], cpu))
-			return -1;
+	if (out->ran && fs_tasks_add(&run->tasks, out->ran, out->ran_ns, cpu))
+		return -1;
 	if (out->episode)
 		fs_worst_add(&run->worst, out->episode);
 	threshold(run, cpu, out);
@@ -453,6 +449,8 @@ static struct fs_trace *init(const struct fs_params *p, struct run *run)
 	}
 	fs_trace_cleanup_stale();
 	t = fs_trace_open(p, &run->caps);
+	for (cpu = 0; t && cpu < p->nr_cpus; cpu++)
+		run->cpus[cpu].srv.rt_wait_known = run->caps.rt_wait;
 	if (t && run->caps.source == FS_SOURCE_KPROBE) {
 		if (fs_derive_init(&run->derive, p->nr_cpus)) {
 			fs_err("out of memory");

@@ -226,6 +226,9 @@ static int resolve_fields(struct fs_layout *l, int i, struct tep_event *ev)
 		if (!fs_event_has(i, fid))
 			continue;
 		f = tep_find_field(ev, fs_field_name(fid));
+		/* A field an older series lacks: left unplaced, it reads 0. */
+		if (!f && (fs_events[i].optional & FS_F_BIT(fid)))
+			continue;
 		if (!f) {
 			fs_err("event %s has no field '%s': the kernel's events do not match this tool",
 			       ev->name, fs_field_name(fid));
@@ -364,6 +367,9 @@ static int resolve_with(struct fs_trace *t, struct tep_handle *tep)
 			memset(&t->layout.ev[i], 0, sizeof(t->layout.ev[i]));
 	}
 	t->caps.starvation = have[GROUP_STARVATION];
+	/* The series' hooks keep rt_wait while the starvation events are on. */
+	t->caps.rt_wait = !t->probes && t->caps.starvation &&
+			  t->layout.ev[FS_EV_START].f[FS_F_RT_WAIT].size;
 	t->caps.hotplug = have[GROUP_HOTPLUG];
 	t->caps.load = t->probes ? have[GROUP_STARVATION] :
 				   t->ev[FS_EV_SWITCH].present;

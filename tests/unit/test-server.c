@@ -935,6 +935,52 @@ static void test_new_period(void)
 	fs_cpu_free(&c);
 }
 
+/*
+ * 4c. RT preemption is what real-time tasks waited behind a serving
+ * episode (the events' rt_wait), not its length: a duty-cycle task
+ * sleeps through part of it. Split by a stop and a start, the parts add
+ * up. Without rt_wait, the length stands, an upper bound.
+ */
+static void test_rt_wait(void)
+{
+	struct fs_outcome out;
+	struct fs_event ev;
+	struct fs_cpu c;
+	uint64_t dl = rq(T0) + PERIOD, boost = zero_laxity(dl, RT) + 20 * US;
+	int known;
+
+	for (known = 1; known >= 0; known--) {
+		if (!fresh(&c))
+			return;
+		c.srv.rt_wait_known = known;
+		feed(&c, FS_EV_DEFER, T0, FL_B, RT, dl, &out);
+		feed(&c, FS_EV_START, T0 + 2 * US, FL_B, RT, dl, &out);
+		ev = mkev(FS_EV_BOOST, boost, FL_D, RT, dl);
+		ev.rt_wait = 100 * MS;
+		fs_cpu_event(&c, &ev, &out);
+		ev = mkev(FS_EV_STOP, boost + 10 * MS, FL_STOP, RT - 10 * MS, dl);
+		ev.rt_wait = 103 * MS;
+		fs_cpu_event(&c, &ev, &out);
+		ev = mkev(FS_EV_START, boost + 10 * MS + 5 * US, FL_D,
+			  RT - 10 * MS, dl);
+		ev.rt_wait = 103 * MS;
+		fs_cpu_event(&c, &ev, &out);
+		ev = mkev(FS_EV_THROTTLE, boost + 20 * MS, FL_THR, -1, dl);
+		ev.rt_wait = 105 * MS;
+		fs_cpu_event(&c, &ev, &out);
+		if (known)
+			ok(out.preemption && out.preempt_ns == 5 * MS,
+			   "with rt_wait, RT preemption is what RT tasks waited: 5 ms (%llu)",
+			   (unsigned long long)out.preempt_ns);
+		else
+			ok(out.preemption &&
+			   out.preempt_ns == 20 * MS - 5 * US,
+			   "without it, the episode's time in D (%llu)",
+			   (unsigned long long)out.preempt_ns);
+		fs_cpu_free(&c);
+	}
+}
+
 static void test_invalid(void)
 {
 	struct fs_outcome out;
@@ -1455,6 +1501,7 @@ int main(void)
 	test_mid_wait();
 	test_invalid();
 	test_new_period();
+	test_rt_wait();
 	test_offline();
 	test_params();
 	test_merge();
