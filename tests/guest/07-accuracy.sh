@@ -13,6 +13,10 @@
 # kernel's own schedstat totals, and one-sided bounds on the maxima: the
 # tool may never report an episode longer than the probe saw.
 #
+# Only what lies wholly inside the probes' window is compared: a gap or
+# an episode that the window's start or end cuts (the RT probe exits at
+# its end and lets the fair one run) is one side's and not the other's.
+#
 # While the server serves, the RT task waits: the rt-probe's schedstat
 # wait time is the oracle of both the RT-preempted total and the runtime
 # served. The fair-probe is not the only fair task the server serves
@@ -29,6 +33,7 @@ if ! collecting $tool; then
 	done_tap
 	exit
 fi
+at=$(( $(fair-probe --now) + 300000000 ))
 for cpu in 1 2 3; do
 	starve "$cpu" "$secs" "/tmp/acc$cpu"
 done
@@ -40,13 +45,29 @@ check "rtla fairsrv hist --json exits 0 on SIGINT (got $rc)" test $rc = 0
 [ -s /tmp/acc.err ] && sed 's/^/# stderr: /' /tmp/acc.err
 
 jnum() { jcpu /tmp/acc.json "$@"; }
+# inner_gaps FILE MIN_NS: the gaps of a probe over MIN_NS that end 1 ms or
+# more before its window does.
+inner_gaps() {
+	awk -v min="$2" -v end=$((secs * 1000000000 - 1000000)) '/^gap start_ns=/ {
+		split($2, a, "="); split($3, b, "=")
+		if (b[2] > min && a[2] + b[2] <= end) print b[2] }' "$1"
+}
+# inner_episodes CPU MIN_NS: the tool's episodes of CPU over MIN_NS that
+# began in the probes' window and ended 1 ms or more before its end.
+inner_episodes() {
+	sed 's/.*"worst":\[//' /tmp/acc.json |
+		grep -o "{\"cpu\":$1,\"start_ns\":[0-9]*,\"ns\":[0-9]*" |
+		sed 's/.*"start_ns":\([0-9]*\),"ns":\([0-9]*\)/\1 \2/' |
+		awk -v at=$at -v end=$((at + secs * 1000000000 - 1000000)) -v min="$2" \
+			'$1 >= at && $1 + $2 <= end && $2 > min { print $2 }'
+}
 check "lost events: $(grep -o '"lost":[0-9]*' /tmp/acc.json)" grep -q '"lost":0,' /tmp/acc.json
 
 for cpu in 1 2 3; do
 	f=/tmp/acc$cpu.fair r=/tmp/acc$cpu.rt
 	# Starvation: the fair-probe's gaps over 100 ms (the server waits
-	# 950 ms); RT preemption: the rt-probe's longest gap.
-	read -r fn favg fmax <<< "$(gapstat $f 100000000)"
+	# 950 ms) inside the window; RT preemption: the rt-probe's longest gap.
+	read -r fn favg fmax <<< "$(inner_gaps $f 100000000 | over_stat 0)"
 	read -r _ _ rmax <<< "$(gapstat $r 0)"
 	boosts=$(jnum $cpu boosts)
 	served=$(jnum $cpu served_ns)
@@ -56,12 +77,17 @@ for cpu in 1 2 3; do
 	smax=$(jnum $cpu server_wait max_ns)
 	# Fair starvation: the episodes over 100 ms are the probe's long gaps
 	# (the shorter ones are kernel threads', like the watchdog's).
-	read -r tn tavg tmax <<< "$(tool_episodes /tmp/acc.json $cpu | over_stat 100000000)"
+	read -r tn tavg tmax <<< "$(inner_episodes $cpu 100000000 | over_stat 0)"
 	ptot=$(jnum $cpu rt_preempted total_ns)
 	pmax=$(jnum $cpu rt_preempted max_ns)
 	rwait=$(val schedstat_wait_ns $r)
 	echo "# cpu$cpu tool:  boosts $boosts served $served server_wait n=$sn avg=$savg max=$smax starvation n=$tn avg=$tavg max=$tmax rt_preempted total=$ptot max=$pmax"
 	echo "# cpu$cpu probe: fair gaps>100ms n=$fn avg=$favg max=$fmax, fair run $frun; rt wait $rwait, rt max gap $rmax"
+	check "cpu$cpu: the probes measured: the window, fair gaps ($fn), run ($frun) and RT wait ($rwait)" \
+		bash -c "[ '$(val wall_ns $f)' = ${secs}000000000 ] && [ '$fn' -ge $((secs - 2)) ] &&
+			 [ '${frun:-0}' -gt 0 ] && [ '${rwait:-0}' -gt 0 ]"
+	# Each long gap inside the window ended with a boost; the RT probe is
+	# asleep before the window and gone after it: no boost outside it.
 	check "cpu$cpu: boosts ($boosts) = the fair-probe's long gaps ($fn) +-1" \
 		near "$boosts" "$fn" 0 1
 	check "cpu$cpu: server waits ($sn) = the fair-probe's long gaps ($fn) +-1" \
