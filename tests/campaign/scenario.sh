@@ -272,6 +272,41 @@ fi
 # pf PROBE KEY: a key of a probe's output.
 pf() { val "$2" "$dir/$1"; }
 
+# cpu_starved PROBE...: the longest time in which none of the fair probes
+# ran (the intersection of their off-CPU gaps, wake-ups waited included):
+# the CPU-level starvation they lived. All share the window's start.
+cpu_starved() {
+	local p
+	for p in "$@"; do
+		sed -n 's/^gap start_ns=\([0-9]*\) len_ns=\([0-9]*\)/\1 \2/p;
+			s/^wake due_ns=\([0-9]*\) lat_ns=\([0-9]*\)/\1 \2/p' "$dir/$p" |
+			awk -v id="$p" '{ print $1, $1 + $2, id }'
+	done | awk -v n=$# '
+	# Sweep the boundaries: count the probes off the CPU at each instant.
+	{ ev[++k] = $1 " 1"; ev[++k] = $2 " -1" }
+	END {
+		for (i = 1; i <= k; i++) { split(ev[i], a, " "); t[i] = a[1]; d[i] = a[2] }
+		# insertion sort by time, ends before starts at equal times
+		for (i = 2; i <= k; i++) { x = t[i]; y = d[i]; j = i - 1
+			while (j > 0 && (t[j] > x || (t[j] == x && d[j] > y))) { t[j+1] = t[j]; d[j+1] = d[j]; j-- }
+			t[j+1] = x; d[j+1] = y }
+		off = 0; best = 0
+		for (i = 1; i <= k; i++) {
+			if (off == n && t[i] - since > best) best = t[i] - since
+			off += d[i]
+			if (off == n) since = t[i]
+		}
+		print best
+	}'
+}
+
+# whatif_row CPU KEY: a number of CPU's "what-if" replay in the JSON.
+whatif_row() {
+	sed 's/.*"replays":\[//; s/\]}.*//; s/},{"cpu"/}\n{"cpu"/g' "$J" |
+		grep "^{\"cpu\":$1,\"setting\":\"what-if\"" | head -n 1 |
+		grep -o "\"$2\":[0-9a-z]*" | head -n 1 | cut -d: -f2
+}
+
 # A task's longest wait behind a higher class, from the tool's tasks list.
 task_max() {
 	grep -o "{\"task\":{\"pid\":$1,\"comm\":\"[^\"]*\"},\"cpu\":[0-9]*,\"count\":[0-9]*,\"total_ns\":[0-9]*,\"min_ns\":[0-9]*,\"avg_ns\":[0-9]*,\"max_ns\":[0-9]*" "$J" |
@@ -304,7 +339,10 @@ for c in 1 2 3; do
 	t rt-lived $c "longest RT preemption $pmax <= the RT tasks' longest gap $rt_gap + 2 ms" \
 		le "${pmax:-x}" "$rt_gap" 2000000
 	ptot=$(jcpu "$J" $c rt_preempted total_ns)
-	if [ -z "${dl[$c]:-}" ] && num "$ptot" "$top_wait"; then
+	# A busy loop's wait is what the server (or a deadline task) took from
+	# it; a duty cycle's holds its wake-up latencies too.
+	top=$(head -n 1 <<< "$rts")
+	if [ -z "${dl[$c]:-}" ] && [ "$(pf "$top" wakes)" = "" ] && num "$ptot" "$top_wait"; then
 		dev rt-total $c "$ptot" "$top_wait"
 		t rt-total $c "RT preempted $ptot >= the top RT task's wait $top_wait (-5% -5 ms)" \
 			le "$top_wait" $(( ptot + ptot / 20 + 5000000 )) 0
@@ -319,6 +357,20 @@ for c in 1 2 3; do
 		dev served $c "$served" "$frun"
 		t served $c "served ${served:-none} = the fair tasks' run time $frun (5% + 5 ms)" \
 			near "${served:-x}" "$frun" 5 5000000
+	fi
+	# The CPU's longest episode: no fair task ran while a higher class held
+	# it. Fair kernel threads end episodes too, so the probes' common gap
+	# bounds it from above; from below only where nothing else is fair
+	# there but a sliver (two ticks).
+	if [ -n "$frs" ]; then
+		smax=$(jcpu "$J" $c starvation max_ns)
+		[ "$smax" = "" ] && smax=0
+		cs=$(cpu_starved $frs)
+		dev starved-cpu $c "$smax" "$cs"
+		t starved-cpu $c "longest episode $smax <= the fair tasks' longest common gap $cs (+10% +2 ms)" \
+			le "$smax" $(( cs + cs / 10 )) 2000000
+		t starved-cpu $c "longest episode $smax >= the fair tasks' longest common gap $cs (-10% -2 ms)" \
+			le "$cs" $(( smax + smax / 10 )) 2000000
 	fi
 	# Each fair task's longest wait against its own gaps and wake-ups.
 	for p in $frs; do
@@ -341,7 +393,7 @@ for c in 1 2 3; do
 	if [ -n "${rt_hog[$c]:-}" ] && [ "${spinners[$c]:-0}" -ge 1 ] && [ "${fairs[$c]}" = "${spinners[$c]}" ] &&
 	   [ -z "${chg[$c]:-}" ] && [ -z "${dl[$c]:-}" ] && [ -z "${group[$c]:-}" ] && [ "${srv_rt[$c]}" != 0 ]; then
 		zl=$(( (srv_per[$c] - srv_rt[$c]) * 9 / 10 ))
-		p=${frs%% *}
+		p=$(head -n 1 <<< "$frs")
 		gaps=$(gapstat "$dir/$p" "$zl" | cut -d' ' -f1)
 		boosts=$(jcpu "$J" $c boosts)
 		dev boosts $c "$boosts" "$gaps"
@@ -361,24 +413,19 @@ if [ -n "$wi_rt" ] && [ "${lost:-0}" = 0 ]; then
 	wait_probes
 	for c in 1 2 3; do
 		[ "$c" = "$hp_cpu" ] && continue
-		row=$(grep -o "{\"cpu\":$c,\"setting\":\"what-if\",[^]]*\"per_s_ns\":[0-9]*" "$J" | head -n 1)
-		[ -n "$row" ] || { result 1 what-if $c "no what-if row"; continue; }
-		pw=$(sed 's/.*"worst_ns":\([0-9]*\).*/\1/' <<< "$row")
-		pr=$(sed 's/.*"per_s_ns":\([0-9]*\).*/\1/' <<< "$row")
-		censored=$(grep -o '"censored":true' <<< "$row")
+		pw=$(whatif_row $c worst_ns) pr=$(whatif_row $c per_s_ns)
+		censored=$(whatif_row $c censored)
+		num "$pw" "$pr" || { result 1 what-if $c "no what-if row"; continue; }
 		frs=$(list_probes $c fair) rts=$(list_probes $c rt)
-		mw=0
-		for p in $frs; do
-			g=$(pf "$p" gap_max_ns) wl=$(pf "$p" wake_max_ns)
-			[ -n "$wl" ] && [ "$wl" -gt "$g" ] && g=$wl
-			[ "${g:-0}" -gt "$mw" ] && mw=$g
-		done
-		top=${rts%% *}
+		# The replay predicts the CPU's starvation: none of its fair
+		# tasks running while a higher class holds it.
+		mw=$(cpu_starved $frs)
+		top=$(head -n 1 <<< "$rts")
 		mr=0
 		[ -n "$top" ] && mr=$(( $(pf "$top" schedstat_wait_ns) / dur ))
 		dev what-if-starved $c "$pw" "$mw"
 		dev what-if-rt $c "$pr" "$mr"
-		if [ -n "$censored" ]; then
+		if [ "$censored" = true ]; then
 			echo "# cpu$c: the recorded demand was censored: the replay is flagged, not checked"
 			continue
 		fi
