@@ -26,13 +26,47 @@ void fs_derive_free(struct fs_derive *d)
 	d->cpu = NULL;
 }
 
-/* Hand @ev on as an event of @type. */
-static void put(const struct fs_event *ev, enum fs_ev type, fs_derive_fn emit,
-		void *ctx)
+/* Real-time tasks' wait on @c at @ts, as the series' events give it. */
+static uint64_t rt_wait_at(const struct fs_derive_cpu *c, uint64_t ts)
+{
+	if (!c->rt_open || ts < c->rt_since)
+		return c->rt_wait;
+	return c->rt_wait + (ts - c->rt_since);
+}
+
+/*
+ * Whether real-time tasks wait on @c behind the fair server: one is queued
+ * while a fair task runs with the server in D, which picked it then.
+ */
+static bool rt_waits(const struct fs_derive_cpu *c)
+{
+	return c->nr_rt && c->known && c->state == FS_ST_RUNNING &&
+	       c->curr_known && fs_prio_fair(c->curr.pid, c->curr.prio);
+}
+
+/* Start or end @c's real-time wait at @ts, as things are now. */
+static void rt_update(struct fs_derive_cpu *c, uint64_t ts)
+{
+	bool waits = rt_waits(c);
+
+	if (waits == c->rt_open)
+		return;
+	if (waits)
+		c->rt_since = ts;
+	else
+		c->rt_wait = rt_wait_at(c, ts);
+	c->rt_open = waits;
+}
+
+/* Hand @ev on as a server event of @type, with @c's rt_wait. */
+static void put(struct fs_derive_cpu *c, const struct fs_event *ev,
+		enum fs_ev type, fs_derive_fn emit, void *ctx)
 {
 	struct fs_event out = *ev;
 
 	out.type = type;
+	out.rt_wait = rt_wait_at(c, ev->ts);
+	c->rt_told = out.rt_wait;
 	emit(ctx, &out);
 }
 
@@ -49,7 +83,7 @@ static void server(struct fs_derive_cpu *c, const struct fs_event *ev,
 		if (c->started)
 			return;
 		c->started = true;
-		put(ev, FS_EV_START, emit, ctx);
+		put(c, ev, FS_EV_START, emit, ctx);
 		break;
 	case FS_EV_P_NONCONT:
 	case FS_EV_P_STOP:
@@ -65,7 +99,7 @@ static void server(struct fs_derive_cpu *c, const struct fs_event *ev,
 		stop = *ev;
 		stop.flags &= ~(FS_FLAG_ACTIVE | FS_FLAG_THROTTLED |
 				FS_FLAG_ARMED);
-		put(&stop, FS_EV_STOP, emit, ctx);
+		put(c, &stop, FS_EV_STOP, emit, ctx);
 		to = FS_ST_INIT;
 		break;
 	case FS_EV_P_TIMER:
@@ -73,23 +107,23 @@ static void server(struct fs_derive_cpu *c, const struct fs_event *ev,
 			return;
 		if (ev->flags & FS_FLAG_ARMED) {
 			if (from == FS_ST_ZL_WAIT && ev->deadline != c->deadline)
-				put(ev, FS_EV_POSTPONE, emit, ctx);
-			put(ev, FS_EV_DEFER, emit, ctx);
+				put(c, ev, FS_EV_POSTPONE, emit, ctx);
+			put(c, ev, FS_EV_DEFER, emit, ctx);
 		} else if (from == FS_ST_RUNNING && to == FS_ST_REPL_WAIT) {
-			put(ev, FS_EV_THROTTLE, emit, ctx);
+			put(c, ev, FS_EV_THROTTLE, emit, ctx);
 		} else {
 			return;
 		}
 		break;
 	case FS_EV_P_REPLENISH:
-		put(ev, from == FS_ST_ZL_WAIT && to == FS_ST_RUNNING ?
-			FS_EV_BOOST : FS_EV_REPLENISH, emit, ctx);
+		put(c, ev, from == FS_ST_ZL_WAIT && to == FS_ST_RUNNING ?
+		    FS_EV_BOOST : FS_EV_REPLENISH, emit, ctx);
 		break;
 	case FS_EV_P_FIRED:
 		/* A boost or replenishment inside was seen by its probe. */
 		if (from != FS_ST_ZL_WAIT || to != FS_ST_ZL_WAIT)
 			return;
-		put(ev, FS_EV_DEFER, emit, ctx);
+		put(c, ev, FS_EV_DEFER, emit, ctx);
 		break;
 	case FS_EV_P_IDLE_IN:
 	case FS_EV_P_PUT_IN:
@@ -103,7 +137,7 @@ static void server(struct fs_derive_cpu *c, const struct fs_event *ev,
 			return;
 		}
 		c->idle_in = false;
-		put(ev, FS_EV_IDLE, emit, ctx);
+		put(c, ev, FS_EV_IDLE, emit, ctx);
 		break;
 	default:
 		return;
@@ -113,39 +147,100 @@ static void server(struct fs_derive_cpu *c, const struct fs_event *ev,
 	c->deadline = ev->deadline;
 }
 
+/* @c's starvation clock at @ts: how long its episodes lasted. */
+static uint64_t clock_at(const struct fs_derive_cpu *c, uint64_t ts)
+{
+	if (!c->open || ts < c->since)
+		return c->clock;
+	return c->clock + (ts - c->since);
+}
+
+/* The starvation @w met in its wait so far, on @c at @ts. */
+static uint64_t starved_of(const struct fs_derive_cpu *c,
+			   const struct fs_derive_wait *w, uint64_t ts)
+{
+	uint64_t now = clock_at(c, ts);
+
+	return w->acc + (now > w->mark ? now - w->mark : 0);
+}
+
 /* The index of @pid among @c's queued tasks, or -1. */
 static int find(const struct fs_derive_cpu *c, int pid)
 {
 	unsigned int i;
 
 	for (i = 0; i < c->nr_queued; i++)
-		if (c->queued[i].pid == pid)
+		if (c->queued[i].task.pid == pid)
 			return (int)i;
 	return -1;
 }
 
-/* Queue @t on @c; true if it was not queued there yet. */
+/*
+ * Queue @t on @c at @ts, having met @acc before; true if it was not queued
+ * there yet (one that was keeps its mark).
+ */
 static bool enqueue(struct fs_derive *d, struct fs_derive_cpu *c,
-		    const struct fs_task *t)
+		    const struct fs_task *t, uint64_t ts, uint64_t acc)
 {
+	struct fs_derive_wait *w;
+
 	if (find(c, t->pid) >= 0)
 		return false;
 	if (c->nr_queued == FS_DERIVE_QUEUED) {
 		d->untracked++;
 		return false;
 	}
-	c->queued[c->nr_queued++] = *t;
+	w = &c->queued[c->nr_queued++];
+	w->task = *t;
+	w->mark = clock_at(c, ts);
+	w->acc = acc;
 	return true;
 }
 
-/* Take @pid off @c's queue; true if it was there. */
-static bool dequeue(struct fs_derive_cpu *c, int pid)
+/* Take @pid off @c's queue, into @w if not NULL; true if it was there. */
+static bool dequeue(struct fs_derive_cpu *c, int pid, struct fs_derive_wait *w)
 {
 	int i = find(c, pid);
 
 	if (i < 0)
 		return false;
+	if (w)
+		*w = c->queued[i];
 	c->queued[i] = c->queued[--c->nr_queued];
+	return true;
+}
+
+/* The index of @pid among @c's queued real-time tasks, or -1. */
+static int rt_find(const struct fs_derive_cpu *c, int pid)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nr_rt; i++)
+		if (c->rt[i] == pid)
+			return (int)i;
+	return -1;
+}
+
+/* Real-time task @pid is queued on @c, not running. */
+static void rt_enqueue(struct fs_derive *d, struct fs_derive_cpu *c, int pid)
+{
+	if (rt_find(c, pid) >= 0)
+		return;
+	if (c->nr_rt == FS_DERIVE_RT) {
+		d->rt_untracked++;
+		return;
+	}
+	c->rt[c->nr_rt++] = pid;
+}
+
+/* Take @pid off @c's real-time tasks; true if it was there. */
+static bool rt_dequeue(struct fs_derive_cpu *c, int pid)
+{
+	int i = rt_find(c, pid);
+
+	if (i < 0)
+		return false;
+	c->rt[i] = c->rt[--c->nr_rt];
 	return true;
 }
 
@@ -190,28 +285,49 @@ static void end(struct fs_derive_cpu *c, int cpu, uint64_t ts,
 		e.task = *ran;
 	e.why = why;
 	e.starved = ts - c->since;
+	c->clock = clock_at(c, ts);
 	c->open = false;
 	emit(ctx, &e);
 }
 
-/* sched_switch on @ev->cpu. */
-static void sched_switch(struct fs_derive *d, const struct fs_event *ev,
-			 fs_derive_fn emit, void *ctx)
+/* @t, a fair task that waited, runs on @c at @ts having met @starved. */
+static void ran(int cpu, uint64_t ts, const struct fs_task *t,
+		uint64_t starved, fs_derive_fn emit, void *ctx)
 {
-	struct fs_derive_cpu *c = &d->cpu[ev->cpu];
+	struct fs_event e = mark(FS_EV_RAN, cpu, ts);
+
+	e.task = *t;
+	e.starved = starved;
+	emit(ctx, &e);
+}
+
+/* The real-time tasks queued on @c, as the switch @ev leaves them. */
+static void rt_switch(struct fs_derive *d, struct fs_derive_cpu *c,
+		      const struct fs_event *ev)
+{
 	const struct fs_task *prev = &ev->from, *next = &ev->to;
-	bool runnable = fs_switch_runnable(ev);
-	bool preempted = fs_prio_fair(prev->pid, prev->prio) && runnable;
+
+	/* A real-time task taken as running from the tasks found was queued. */
+	if (c->curr_found && c->curr.pid != prev->pid && fs_task_rt(&c->curr))
+		rt_enqueue(d, c, c->curr.pid);
+	if (fs_task_rt(prev) && fs_switch_runnable(ev))
+		rt_enqueue(d, c, prev->pid);
+	else
+		rt_dequeue(c, prev->pid);
+	rt_dequeue(c, next->pid);
+}
+
+/*
+ * The episode on @c as a switch (@ev) left it, with @preempted and
+ * @runnable as sched_switch() found them.
+ */
+static void switch_episode(struct fs_derive_cpu *c, const struct fs_event *ev,
+			   bool preempted, bool runnable, fs_derive_fn emit,
+			   void *ctx)
+{
+	const struct fs_task *prev = &ev->from, *next = &ev->to;
 	unsigned int i;
 
-	if (preempted)
-		enqueue(d, c, prev);	/* already there if found queued */
-	else
-		dequeue(c, prev->pid);	/* found queued, but it ran */
-	dequeue(c, next->pid);
-	c->curr = *next;
-	c->curr_known = true;
-	c->curr_found = false;
 	if (c->open && !c->nr_queued && fs_task_higher(next)) {
 		/* The last one waiting became a higher class's task. */
 		end(c, ev->cpu, ev->ts, FS_END_LEFT, NULL, emit, ctx);
@@ -247,9 +363,47 @@ static void sched_switch(struct fs_derive *d, const struct fs_event *ev,
 	if (preempted)
 		wait(c, ev->cpu, ev->ts, prev, FS_WAIT_PREEMPTED, emit, ctx);
 	for (i = 0; i < c->nr_queued; i++)
-		if (!preempted || c->queued[i].pid != prev->pid)
-			wait(c, ev->cpu, ev->ts, &c->queued[i],
+		if (!preempted || c->queued[i].task.pid != prev->pid)
+			wait(c, ev->cpu, ev->ts, &c->queued[i].task,
 			     FS_WAIT_QUEUED, emit, ctx);
+}
+
+/*
+ * sched_switch on @ev->cpu: the queues, then the episode, then the next
+ * task's own starvation if it is a fair task that waited.
+ */
+static void sched_switch(struct fs_derive *d, const struct fs_event *ev,
+			 fs_derive_fn emit, void *ctx)
+{
+	struct fs_derive_cpu *c = &d->cpu[ev->cpu];
+	const struct fs_task *prev = &ev->from, *next = &ev->to;
+	bool runnable = fs_switch_runnable(ev);
+	bool preempted = fs_prio_fair(prev->pid, prev->prio) && runnable;
+	struct fs_derive_wait w;
+	uint64_t starved = 0;
+
+	rt_switch(d, c, ev);
+	if (preempted) {
+		/* It waits from now (if found queued, it was the one running). */
+		int i = find(c, prev->pid);
+
+		if (i >= 0) {
+			c->queued[i].mark = clock_at(c, ev->ts);
+			c->queued[i].acc = 0;
+		} else {
+			enqueue(d, c, prev, ev->ts, 0);
+		}
+	} else {
+		dequeue(c, prev->pid, NULL);	/* found queued, but it ran */
+	}
+	if (dequeue(c, next->pid, &w) && fs_prio_fair(next->pid, next->prio))
+		starved = starved_of(c, &w, ev->ts);
+	c->curr = *next;
+	c->curr_known = true;
+	c->curr_found = false;
+	switch_episode(c, ev, preempted, runnable, emit, ctx);
+	if (starved)
+		ran(ev->cpu, ev->ts, next, starved, emit, ctx);
 }
 
 /* sched_wakeup(_new) of @ev->from onto @ev->cpu. */
@@ -258,10 +412,13 @@ static void sched_wakeup(struct fs_derive *d, const struct fs_event *ev,
 {
 	struct fs_derive_cpu *c = &d->cpu[ev->cpu];
 
-	if (!fs_prio_fair(ev->from.pid, ev->from.prio) ||
-	    (c->curr_known && c->curr.pid == ev->from.pid))
+	if (c->curr_known && c->curr.pid == ev->from.pid)
 		return;
-	if (enqueue(d, c, &ev->from) && c->curr_known &&
+	if (fs_task_rt(&ev->from))
+		rt_enqueue(d, c, ev->from.pid);
+	if (!fs_prio_fair(ev->from.pid, ev->from.prio))
+		return;
+	if (enqueue(d, c, &ev->from, ev->ts, 0) && c->curr_known &&
 	    fs_task_higher(&c->curr))
 		wait(c, ev->cpu, ev->ts, &ev->from, FS_WAIT_WAKEUP, emit, ctx);
 }
@@ -273,6 +430,8 @@ static void sched_wakeup(struct fs_derive *d, const struct fs_event *ev,
  * found are queued, unless running: behind a higher class they wait, since
  * before the run. Fair tasks alone: one of them runs, unknown which; all
  * are queued, and the first switch takes the one that ran off the queue.
+ * Either way a fair task's wait is from the starvation clock then on. The
+ * real-time tasks found, but the one taken as running, are queued.
  */
 static void found_task(struct fs_derive *d, const struct fs_event *ev,
 		       fs_derive_fn emit, void *ctx)
@@ -284,12 +443,15 @@ static void found_task(struct fs_derive *d, const struct fs_event *ev,
 			c->curr = ev->from;
 			c->curr_known = true;
 			c->curr_found = true;
+		} else if (c->curr.pid != ev->from.pid &&
+			   fs_task_rt(&ev->from)) {
+			rt_enqueue(d, c, ev->from.pid);
 		}
 		return;
 	}
 	if (!fs_prio_fair(ev->from.pid, ev->from.prio) ||
 	    (c->curr_known && c->curr.pid == ev->from.pid) ||
-	    !enqueue(d, c, &ev->from) || !c->curr_known ||
+	    !enqueue(d, c, &ev->from, ev->ts, 0) || !c->curr_known ||
 	    !fs_task_higher(&c->curr))
 		return;
 	wait(c, ev->cpu, ev->ts, &ev->from, FS_WAIT_UNSEEN, emit, ctx);
@@ -300,12 +462,16 @@ static void sched_migrate(struct fs_derive *d, const struct fs_event *ev,
 			  fs_derive_fn emit, void *ctx)
 {
 	struct fs_derive_cpu *src, *dst = &d->cpu[ev->cpu];
+	struct fs_derive_wait w;
 
 	if (ev->src_cpu < 0 || ev->src_cpu >= d->nr_cpus)
 		return;
 	src = &d->cpu[ev->src_cpu];
+	/* A queued real-time task waits on the CPU it moves to. */
+	if (rt_dequeue(src, ev->from.pid))
+		rt_enqueue(d, dst, ev->from.pid);
 	/* A task that sleeps moves as it wakes: the wakeup queues it. */
-	if (!dequeue(src, ev->from.pid))
+	if (!dequeue(src, ev->from.pid, &w))
 		return;
 	if (src->open) {
 		unsigned int why = src->down ? FS_END_OFFLINE : FS_END_LEFT;
@@ -317,19 +483,29 @@ static void sched_migrate(struct fs_derive *d, const struct fs_event *ev,
 		if (!src->nr_queued)
 			end(src, ev->src_cpu, ev->ts, why, NULL, emit, ctx);
 	}
-	if (enqueue(d, dst, &ev->from) && dst->curr_known &&
-	    fs_task_higher(&dst->curr))
+	/* What it met there goes with it. */
+	if (enqueue(d, dst, &ev->from, ev->ts, starved_of(src, &w, ev->ts)) &&
+	    dst->curr_known && fs_task_higher(&dst->curr))
 		wait(dst, ev->cpu, ev->ts, &ev->from, FS_WAIT_MIGRATED, emit,
 		     ctx);
 }
 
-/* Forget what @c's scheduler events told. */
+/*
+ * Forget what @c's events told. No task keeps a mark on its starvation
+ * clock, so it starts again. The real-time wait open ends at the figure
+ * last handed on, so that it never goes back; the rest was not seen.
+ */
 static void forget(struct fs_derive_cpu *c)
 {
 	c->curr_known = false;
 	c->curr_found = false;
 	c->nr_queued = 0;
 	c->open = false;
+	c->clock = 0;
+	c->nr_rt = 0;
+	if (c->rt_open && c->rt_told > c->rt_wait)
+		c->rt_wait = c->rt_told;
+	c->rt_open = false;
 	c->known = false;
 	c->started = false;
 	c->idle_in = false;
@@ -357,7 +533,10 @@ static void lost(struct fs_derive *d, const struct fs_event *ev,
 	}
 }
 
-/* Feed one event; see derive.h. */
+/*
+ * Feed one event; see derive.h. What it changed may start or end the
+ * real-time wait of its CPU, or of the CPU a task left.
+ */
 void fs_derive_event(struct fs_derive *d, const struct fs_event *ev,
 		     fs_derive_fn emit, void *ctx)
 {
@@ -401,4 +580,8 @@ void fs_derive_event(struct fs_derive *d, const struct fs_event *ev,
 			emit(ctx, ev);
 		break;
 	}
+	rt_update(&d->cpu[ev->cpu], ev->ts);
+	if (ev->type == FS_EV_MIGRATE && ev->src_cpu >= 0 &&
+	    ev->src_cpu < d->nr_cpus)
+		rt_update(&d->cpu[ev->src_cpu], ev->ts);
 }

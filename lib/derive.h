@@ -33,6 +33,25 @@
  * first switch seen comes from the tasks found runnable at start
  * (FS_EV_FOUND_TASK, the highest priority of a CPU first): an episode
  * found open then is one whose start was not seen.
+ *
+ * A task's own starvation (ran), as fair.c reads it: each CPU keeps a
+ * starvation clock, the summed length of its episodes, the open one
+ * included. A fair task marks it when it begins to wait there (woken,
+ * preempted, moved in; found queued at start: the clock then) and carries
+ * what it met on the CPUs it left by migration before it ran. When it is
+ * switched in, that carry plus the clock's advance since its mark is the
+ * time a higher class held its CPU while it waited, other fair tasks'
+ * turns left out: a ran event if not 0, after the end the same switch may
+ * bring. A wait that began before a loss, or unseen, gets none.
+ *
+ * RT tasks' wait (rt_wait, on every server event derived): the real-time
+ * tasks (not deadline) queued on each CPU and not running (switched out
+ * runnable, woken while another task runs, moved in while queued, found
+ * at start), and the time since tracing began in which one of them was
+ * queued while a fair task ran with the server in D as the probes last
+ * showed it: in D, the server picks the fair tasks that run. Lost events
+ * (and a CPU back up) close the open part at the figure last handed on:
+ * it never goes back, and the time not seen is not in it.
  */
 #ifndef FAIRSRV_DERIVE_H
 #define FAIRSRV_DERIVE_H
@@ -44,6 +63,15 @@
 
 /* Queued fair tasks kept by name on one CPU; more are counted. */
 #define FS_DERIVE_QUEUED	256
+/* Queued real-time tasks kept on one CPU; more are counted. */
+#define FS_DERIVE_RT		64
+
+/* A fair task queued on a CPU, and the starvation its wait met. */
+struct fs_derive_wait {
+	struct fs_task task;
+	uint64_t mark;		/* its CPU's starvation clock as it queued */
+	uint64_t acc;		/* met on CPUs it left before it ran */
+};
 
 struct fs_derive_cpu {
 	/* The fair server, as the probes last showed it. */
@@ -56,10 +84,18 @@ struct fs_derive_cpu {
 	bool curr_known;
 	bool curr_found;	/* curr is a guess from the tasks found */
 	struct fs_task curr;
-	struct fs_task queued[FS_DERIVE_QUEUED];
+	struct fs_derive_wait queued[FS_DERIVE_QUEUED];
 	unsigned int nr_queued;
 	bool open;		/* a starvation episode */
 	uint64_t since;		/* its start */
+	uint64_t clock;		/* the episodes' length, the open one left out */
+	/* Real-time tasks queued, not running, by pid. */
+	int32_t rt[FS_DERIVE_RT];
+	unsigned int nr_rt;
+	bool rt_open;		/* one waits behind a fair task the server runs */
+	uint64_t rt_since;	/* from then */
+	uint64_t rt_wait;	/* the waits before, since tracing began */
+	uint64_t rt_told;	/* the figure last handed on */
 	bool down;		/* going offline */
 };
 
@@ -67,6 +103,7 @@ struct fs_derive {
 	int nr_cpus;
 	struct fs_derive_cpu *cpu;
 	uint64_t untracked;	/* fair tasks not kept: a CPU's table full */
+	uint64_t rt_untracked;	/* real-time tasks not kept, likewise */
 };
 
 /* The consumer of derived events, in timestamp order. */
@@ -92,6 +129,12 @@ static inline bool fs_prio_fair(int pid, int prio)
 static inline bool fs_task_higher(const struct fs_task *t)
 {
 	return t->pid != 0 && t->prio < 100;
+}
+
+/* Whether @t is a real-time task (stop's too: its prio is RT 99's). */
+static inline bool fs_task_rt(const struct fs_task *t)
+{
+	return t->pid != 0 && t->prio >= 0 && t->prio < 100;
 }
 
 /*

@@ -113,6 +113,49 @@ static int types_are(int from, const enum fs_ev *want, int n)
 	return 1;
 }
 
+/* The first event of @type handed on since @from, or NULL. */
+static const struct fs_event *first_of(int from, enum fs_ev type)
+{
+	int i;
+
+	for (i = from; i < nr_out; i++)
+		if (out[i].type == type)
+			return &out[i];
+	return NULL;
+}
+
+/* How many events of @type about task @pid were handed on since @from. */
+static int count_of(int from, enum fs_ev type, int pid)
+{
+	int i, n = 0;
+
+	for (i = from; i < nr_out; i++)
+		n += out[i].type == type && out[i].task.pid == pid;
+	return n;
+}
+
+/* Whether the last event handed on is a ran event of @pid, @starved. */
+static int last_ran(int pid, uint64_t starved)
+{
+	const struct fs_event *e = &out[nr_out - 1];
+
+	return nr_out && e->type == FS_EV_RAN && e->task.pid == pid &&
+	       e->starved == starved;
+}
+
+/* A lost-events mark for @cpu at @ts. */
+static struct fs_event lost(int cpu, uint64_t ts)
+{
+	struct fs_event e;
+
+	memset(&e, 0, sizeof(e));
+	e.type = FS_EV_LOST;
+	e.cpu = cpu;
+	e.ts = ts;
+	e.lost = 1;
+	return e;
+}
+
 /* One deferred period: start, boost, throttle, replenish, stop. */
 static void test_server(void)
 {
@@ -292,9 +335,12 @@ static void test_starvation(void)
 	/* The server picks a fair task while rt2 is still runnable. */
 	n = nr_out;
 	feed(&d, sw(1, 950 * MS, rt2, 0x100, fair));
-	ok(nr_out == n + 1 && out[n].type == FS_EV_END &&
+	ok(nr_out == n + 2 && out[n].type == FS_EV_END &&
 	   out[n].why == FS_END_SERVED && out[n].task.pid == 100 &&
 	   out[n].starved == 940 * MS, "served: the episode ends, its length");
+	ok(out[n + 1].type == FS_EV_RAN && out[n + 1].task.pid == 100 &&
+	   out[n + 1].starved == 940 * MS && out[n + 1].ts == 950 * MS,
+	   "then the task that runs: its own starvation");
 	/* FIFO again; then it blocks and the fair tasks run by themselves. */
 	n = nr_out;
 	feed(&d, sw(1, 1000 * MS, fair, 0x100, rt2));
@@ -302,8 +348,11 @@ static void test_starvation(void)
 	   "preempted again: a new episode");
 	n = nr_out;
 	feed(&d, sw(1, 1010 * MS, rt2, 1, fair2));
-	ok(nr_out == n + 1 && out[n].why == FS_END_RAN &&
+	ok(nr_out == n + 2 && out[n].why == FS_END_RAN &&
 	   out[n].starved == 10 * MS, "the FIFO task sleeps: ran");
+	/* fair2 waited since 1 ms through both episodes, not fair's turn. */
+	ok(out[n + 1].type == FS_EV_RAN && out[n + 1].task.pid == 101 &&
+	   out[n + 1].starved == 950 * MS, "fair2 met 940 + 10 ms");
 	/* Every waiting task moved away: the episode ends there. */
 	feed(&d, sw(1, 1020 * MS, fair2, 0x100, rt));
 	n = nr_out;
@@ -374,8 +423,11 @@ static void test_found(void)
 	   "found behind a FIFO task: a wait whose start was not seen");
 	n = nr_out;
 	feed(&d, sw(1, 900 * MS, hog, 0x100, fair));
-	ok(nr_out == n + 1 && out[n].type == FS_EV_END &&
+	ok(nr_out == n + 2 && out[n].type == FS_EV_END &&
 	   out[n].why == FS_END_SERVED, "it ends when the server runs it");
+	ok(out[n + 1].type == FS_EV_RAN && out[n + 1].task.pid == 51 &&
+	   out[n + 1].starved == 895 * MS,
+	   "it waited from the start of the run: ran, 895 ms");
 	/* CPU 2: a switch seen first tells what runs; the fair task it ran
 	 * is not queued, another one found is, behind a fair task. */
 	feed(&d, sw(2, 4 * MS, task(0, 120, "swapper/2"), 0, fair));
@@ -407,8 +459,341 @@ static void test_found(void)
 	e = sw(3, 20 * MS, hog, 1, b);
 	feed(&d, e);
 	feed(&d, sw(3, 30 * MS, b, 1, hog));
-	ok(d.cpu[3].nr_queued == 1 && d.cpu[3].queued[0].pid == 60,
+	ok(d.cpu[3].nr_queued == 1 && d.cpu[3].queued[0].task.pid == 60,
 	   "a found task that slept is off the queue");
+	fs_derive_free(&d);
+}
+
+/*
+ * A fair task behind a FIFO task through two episodes with a kworker's
+ * turn between them: one ran event, both episodes, not the turn.
+ */
+static void test_ran_episodes(void)
+{
+	struct fs_task a = task(100, 120, "a"), kw = task(110, 120, "kworker");
+	struct fs_task rt = task(200, 49, "rt"), idle = task(0, 120, "swapper/1");
+	struct fs_derive d;
+	int n;
+
+	fs_derive_init(&d, 4);
+	nr_out = 0;
+	feed(&d, sw(1, 1 * MS, idle, 0, a));
+	feed(&d, sw(1, 10 * MS, a, 0x100, rt));		/* episode 1: 10-30 */
+	feed(&d, wake(1, 20 * MS, kw));
+	n = nr_out;
+	feed(&d, sw(1, 30 * MS, rt, 1, kw));
+	ok(nr_out == n + 2 && out[n].type == FS_EV_END &&
+	   out[n].starved == 20 * MS && last_ran(110, 10 * MS),
+	   "the kworker woken at 20 ms met 10 ms of the episode");
+	feed(&d, wake(1, 34 * MS, rt));
+	feed(&d, sw(1, 35 * MS, kw, 1, rt));		/* episode 2: 35-75 */
+	n = nr_out;
+	feed(&d, sw(1, 75 * MS, rt, 1, a));
+	ok(nr_out == n + 2 && out[n].type == FS_EV_END &&
+	   out[n].starved == 40 * MS, "the second episode: 40 ms");
+	ok(last_ran(100, 60 * MS) && out[nr_out - 1].ts == 75 * MS &&
+	   out[nr_out - 1].cpu == 1,
+	   "a: 20 + 40 ms, the kworker's 5 ms left out (%llu)",
+	   (unsigned long long)out[nr_out - 1].starved);
+	ok(count_of(0, FS_EV_RAN, 100) == 1, "a: one ran event for its wait");
+	fs_derive_free(&d);
+}
+
+/* Two fair tasks take turns in the server's service. */
+static void test_ran_shared(void)
+{
+	struct fs_task a = task(100, 120, "a"), b = task(101, 120, "b");
+	struct fs_task rt = task(200, 49, "rt"), idle = task(0, 120, "swapper/1");
+	struct fs_derive d;
+	int n;
+
+	fs_derive_init(&d, 4);
+	nr_out = 0;
+	feed(&d, sw(1, 1 * MS, idle, 0, rt));
+	feed(&d, wake(1, 10 * MS, a));			/* episode: 10-110 */
+	feed(&d, wake(1, 10 * MS, b));
+	n = nr_out;
+	feed(&d, sw(1, 110 * MS, rt, 0x100, a));	/* served */
+	ok(nr_out == n + 2 && out[n].why == FS_END_SERVED &&
+	   last_ran(100, 100 * MS), "a, served first: 100 ms");
+	n = nr_out;
+	feed(&d, sw(1, 120 * MS, a, 0x100, b));
+	ok(nr_out == n + 1 && last_ran(101, 100 * MS),
+	   "b: 100 ms, not a's 10 ms turn (%llu)",
+	   (unsigned long long)out[nr_out - 1].starved);
+	feed(&d, sw(1, 150 * MS, b, 0x100, rt));	/* throttled: 150-1000 */
+	n = nr_out;
+	feed(&d, sw(1, 1000 * MS, rt, 1, a));
+	ok(nr_out == n + 2 && out[n].starved == 850 * MS &&
+	   last_ran(100, 850 * MS), "a again: the second episode only");
+	n = nr_out;
+	feed(&d, sw(1, 1010 * MS, a, 1, b));
+	ok(nr_out == n + 1 && last_ran(101, 850 * MS),
+	   "b again: the second episode, not a's turns");
+	fs_derive_free(&d);
+}
+
+/* A task moved while it waits carries what it met to the next CPU. */
+static void test_ran_migrate(void)
+{
+	struct fs_task a = task(100, 120, "a"), b = task(101, 120, "b");
+	struct fs_task rt = task(200, 49, "rt"), rt2 = task(201, 49, "rt2");
+	struct fs_derive d;
+	int n;
+
+	fs_derive_init(&d, 4);
+	nr_out = 0;
+	feed(&d, sw(1, 1 * MS, task(0, 120, "swapper/1"), 0, rt));
+	feed(&d, sw(2, 1 * MS, task(0, 120, "swapper/2"), 0, rt2));
+	feed(&d, wake(2, 5 * MS, b));			/* CPU 2: 5-60 */
+	feed(&d, wake(1, 10 * MS, a));			/* CPU 1: 10-40 */
+	n = nr_out;
+	feed(&d, migrate(1, 2, 40 * MS, a));
+	ok(nr_out == n + 3 && out[n + 1].type == FS_EV_END &&
+	   out[n + 1].cpu == 1 && out[n + 1].starved == 30 * MS &&
+	   out[n + 2].type == FS_EV_WAIT && out[n + 2].cpu == 2,
+	   "a leaves CPU 1 after 30 ms, waits on CPU 2");
+	ok(d.cpu[2].nr_queued == 2 && d.cpu[2].queued[1].task.pid == 100 &&
+	   d.cpu[2].queued[1].acc == 30 * MS &&
+	   d.cpu[2].queued[1].mark == 35 * MS,
+	   "it carries 30 ms; marked on CPU 2's clock, 35 ms");
+	n = nr_out;
+	feed(&d, sw(2, 60 * MS, rt2, 0x100, a));
+	ok(nr_out == n + 2 && out[n].starved == 55 * MS && out[n + 1].cpu == 2 &&
+	   last_ran(100, 50 * MS),
+	   "a runs on CPU 2: 30 ms there and 20 ms here (%llu)",
+	   (unsigned long long)out[nr_out - 1].starved);
+	n = nr_out;
+	feed(&d, sw(2, 70 * MS, a, 1, b));
+	ok(nr_out == n + 1 && last_ran(101, 55 * MS),
+	   "b: CPU 2's episode, not a's turn");
+	fs_derive_free(&d);
+}
+
+/* Tasks found queued at start waited from then on. */
+static void test_ran_found(void)
+{
+	struct fs_task hog = task(50, 49, "hog"), x = task(60, 120, "x");
+	struct fs_task y = task(61, 120, "y");
+	struct fs_derive d;
+	int n;
+
+	fs_derive_init(&d, 4);
+	nr_out = 0;
+	feed(&d, sched(FS_EV_FOUND_TASK, 1, 5 * MS, hog));
+	feed(&d, sched(FS_EV_FOUND_TASK, 1, 5 * MS, x));
+	feed(&d, sched(FS_EV_FOUND_TASK, 1, 5 * MS, y));
+	n = nr_out;
+	feed(&d, sw(1, 100 * MS, hog, 0x100, x));
+	ok(nr_out == n + 2 && last_ran(60, 95 * MS),
+	   "x, found queued: from the start, 95 ms");
+	feed(&d, sw(1, 110 * MS, x, 0x100, hog));	/* 110-200 */
+	n = nr_out;
+	feed(&d, sw(1, 200 * MS, hog, 1, y));
+	ok(nr_out == n + 2 && out[n].starved == 90 * MS &&
+	   last_ran(61, 185 * MS), "y: 95 + 90 ms, x's turn left out");
+	n = nr_out;
+	feed(&d, sw(1, 210 * MS, y, 1, x));
+	ok(nr_out == n + 1 && last_ran(60, 90 * MS),
+	   "x again: from its preemption, 90 ms");
+	/*
+	 * CPU 2: the FIFO task is taken as running, but the first switch
+	 * shows x ran: it waits from then, not from the start.
+	 */
+	feed(&d, sched(FS_EV_FOUND_TASK, 2, 5 * MS, hog));
+	feed(&d, sched(FS_EV_FOUND_TASK, 2, 5 * MS, x));
+	feed(&d, sw(2, 100 * MS, x, 0x100, hog));
+	n = nr_out;
+	feed(&d, sw(2, 150 * MS, hog, 1, x));
+	ok(nr_out == n + 2 && out[n].starved == 145 * MS &&
+	   last_ran(60, 50 * MS),
+	   "x found queued but running: 50 ms from its preemption (%llu)",
+	   (unsigned long long)out[nr_out - 1].starved);
+	fs_derive_free(&d);
+}
+
+/* A wait without starvation, or across lost events: no ran event. */
+static void test_ran_none(void)
+{
+	struct fs_task a = task(100, 120, "a"), b = task(101, 120, "b");
+	struct fs_task rt = task(200, 49, "rt");
+	struct fs_derive d;
+	int n;
+
+	fs_derive_init(&d, 4);
+	nr_out = 0;
+	feed(&d, sw(1, 1 * MS, task(0, 120, "swapper/1"), 0, a));
+	feed(&d, wake(1, 2 * MS, b));
+	feed(&d, sw(1, 5 * MS, a, 0x100, b));
+	ok(nr_out == 0, "behind a fair task only: nothing");
+	feed(&d, sw(1, 10 * MS, b, 1, rt));		/* a waits: 10-20 */
+	feed(&d, sw(1, 20 * MS, rt, 1, a));
+	ok(last_ran(100, 10 * MS), "a met the FIFO task: 10 ms");
+	/* b wakes after that episode: the clock is at 10 ms, it met none. */
+	feed(&d, wake(1, 25 * MS, b));
+	n = nr_out;
+	feed(&d, sw(1, 30 * MS, a, 1, b));
+	ok(nr_out == n, "a wait after the episode: no ran event");
+	/* A wait that events were lost in the middle of is not reported. */
+	feed(&d, wake(1, 40 * MS, a));
+	feed(&d, sw(1, 45 * MS, b, 1, rt));
+	feed(&d, lost(1, 50 * MS));
+	n = nr_out;
+	feed(&d, sw(1, 60 * MS, rt, 1, a));
+	ok(nr_out == n && !d.cpu[1].clock, "across a loss: nothing");
+	fs_derive_free(&d);
+}
+
+/*
+ * RT tasks' wait on server events: only while the server is in D, a fair
+ * task runs and a real-time task is queued. A duty-cycle task asleep, a
+ * deadline task queued, a deadline task running: none of it counts.
+ */
+static void test_rt_wait(void)
+{
+	struct fs_task f = task(100, 120, "f"), r = task(300, 69, "duty");
+	struct fs_task dl = task(400, -1, "dl");
+	const struct fs_event *e;
+	struct fs_derive d;
+	int n;
+
+	fs_derive_init(&d, 4);
+	nr_out = 0;
+	feed(&d, sw(1, 1 * MS, task(0, 120, "swapper/1"), 0, r));
+	feed(&d, wake(1, 2 * MS, f));
+	feed(&d, probe(FS_EV_P_TIMER, 2 * MS, A_ | T_ | R_, 50 * MS, 1002 * MS));
+	feed(&d, probe(FS_EV_P_START, 2 * MS, A_ | T_ | R_, 50 * MS, 1002 * MS));
+	e = first_of(0, FS_EV_START);
+	ok(e && !e->rt_wait, "start: nothing waited yet");
+	/* Boosted while r runs: r's turn is not a wait. */
+	n = nr_out;
+	feed(&d, probe(FS_EV_P_REPLENISH, 50 * MS, A_ | U_, 50 * MS, 1002 * MS));
+	ok(nr_out == n + 1 && out[n].type == FS_EV_BOOST && !out[n].rt_wait,
+	   "boost: 0");
+	/* The server runs f, r preempted waits: 50-60. */
+	feed(&d, sw(1, 50 * MS, r, 0x100, f));
+	n = nr_out;
+	feed(&d, probe(FS_EV_P_TIMER, 60 * MS, A_ | T_ | U_, 0, 1002 * MS));
+	ok(nr_out == n + 1 && out[n].type == FS_EV_THROTTLE &&
+	   out[n].rt_wait == 10 * MS, "throttle: r waited 10 ms (%llu)",
+	   (unsigned long long)out[n].rt_wait);
+	ok(!d.cpu[1].rt_open, "out of D: no wait open");
+	/* r runs (a moment after the throttle), sleeps; f runs by itself. */
+	feed(&d, sw(1, 61 * MS, f, 0x100, r));
+	feed(&d, sw(1, 65 * MS, r, 1, f));
+	n = nr_out;
+	feed(&d, probe(FS_EV_P_REPLENISH, 100 * MS, A_ | U_, 50 * MS, 2002 * MS));
+	ok(nr_out == n + 1 && out[n].type == FS_EV_REPLENISH &&
+	   out[n].rt_wait == 10 * MS, "replenished in D, r asleep: still 10 ms");
+	/* A deadline task queued is no RT wait; r woken behind f is. */
+	feed(&d, wake(1, 105 * MS, dl));
+	feed(&d, wake(1, 120 * MS, r));			/* 120-122 */
+	ok(d.cpu[1].nr_rt == 1 && d.cpu[1].rt[0] == 300 && d.cpu[1].rt_open,
+	   "r woken behind f in D: one RT task queued, waiting");
+	/* The deadline task runs: not a fair task, no wait. */
+	feed(&d, sw(1, 122 * MS, f, 0x100, dl));
+	feed(&d, sw(1, 124 * MS, dl, 1, f));		/* 124-130 */
+	n = nr_out;
+	feed(&d, probe(FS_EV_P_TIMER, 130 * MS, A_ | T_ | U_, 0, 2002 * MS));
+	ok(nr_out == n + 1 && out[n].type == FS_EV_THROTTLE &&
+	   out[n].rt_wait == 18 * MS,
+	   "throttle: 10 + 2 + 6 ms, not r's sleep nor dl's (%llu)",
+	   (unsigned long long)out[n].rt_wait);
+	fs_derive_free(&d);
+}
+
+/* RT tasks found at start: queued, but the one taken as running. */
+static void test_rt_wait_found(void)
+{
+	struct fs_task r1 = task(300, 49, "r1"), r2 = task(301, 69, "r2");
+	struct fs_task f = task(100, 120, "f"), g = task(101, 120, "g");
+	struct fs_derive d;
+	int n;
+
+	fs_derive_init(&d, 4);
+	nr_out = 0;
+	feed(&d, sched(FS_EV_FOUND_TASK, 1, 5 * MS, r1));
+	feed(&d, sched(FS_EV_FOUND_TASK, 1, 5 * MS, r2));
+	feed(&d, sched(FS_EV_FOUND_TASK, 1, 5 * MS, f));
+	ok(d.cpu[1].nr_rt == 1 && d.cpu[1].rt[0] == 301,
+	   "r2 queued; r1 taken as running");
+	feed(&d, probe(FS_EV_P_START, 5 * MS, A_ | U_, 40 * MS, 1005 * MS));
+	/* The first switch shows f ran: r1 was queued too. */
+	feed(&d, wake(1, 8 * MS, g));
+	feed(&d, sw(1, 10 * MS, f, 0x100, g));		/* 10-20 */
+	ok(d.cpu[1].nr_rt == 2 && d.cpu[1].rt_open,
+	   "the first switch: both queued, waiting behind g");
+	n = nr_out;
+	feed(&d, probe(FS_EV_P_TIMER, 20 * MS, A_ | T_ | U_, 0, 1005 * MS));
+	ok(nr_out == n + 1 && out[n].type == FS_EV_THROTTLE &&
+	   out[n].rt_wait == 10 * MS, "throttle: 10 ms");
+	fs_derive_free(&d);
+}
+
+/* An RT task moved away no longer waits there; it does where it went. */
+static void test_rt_wait_migrate(void)
+{
+	struct fs_task f = task(100, 120, "f"), r = task(300, 69, "duty");
+	struct fs_derive d;
+	int n;
+
+	fs_derive_init(&d, 4);
+	nr_out = 0;
+	feed(&d, sw(1, 1 * MS, task(0, 120, "swapper/1"), 0, r));
+	feed(&d, wake(1, 2 * MS, f));
+	feed(&d, probe(FS_EV_P_TIMER, 2 * MS, A_ | T_ | R_, 50 * MS, 1002 * MS));
+	feed(&d, probe(FS_EV_P_START, 2 * MS, A_ | T_ | R_, 50 * MS, 1002 * MS));
+	feed(&d, probe(FS_EV_P_REPLENISH, 50 * MS, A_ | U_, 50 * MS, 1002 * MS));
+	feed(&d, sw(1, 50 * MS, r, 0x100, f));		/* 50-57 */
+	feed(&d, migrate(1, 2, 57 * MS, r));
+	ok(!d.cpu[1].nr_rt && d.cpu[2].nr_rt == 1 && d.cpu[2].rt[0] == 300,
+	   "the queued RT task moved to CPU 2");
+	n = nr_out;
+	feed(&d, probe(FS_EV_P_TIMER, 60 * MS, A_ | T_ | U_, 0, 1002 * MS));
+	ok(nr_out == n + 1 && out[n].rt_wait == 7 * MS,
+	   "throttle: the 7 ms before it moved (%llu)",
+	   (unsigned long long)out[n].rt_wait);
+	fs_derive_free(&d);
+}
+
+/*
+ * Lost events close the RT wait open at the figure last handed on: it
+ * never goes back, and the time not seen is not in it.
+ */
+static void test_rt_wait_lost(void)
+{
+	struct fs_task f = task(100, 120, "f"), r = task(300, 69, "duty");
+	const struct fs_event *e;
+	struct fs_derive d;
+	int n;
+
+	fs_derive_init(&d, 4);
+	nr_out = 0;
+	feed(&d, sw(1, 1 * MS, task(0, 120, "swapper/1"), 0, r));
+	feed(&d, wake(1, 2 * MS, f));
+	feed(&d, probe(FS_EV_P_TIMER, 2 * MS, A_ | T_ | R_, 50 * MS, 1002 * MS));
+	feed(&d, probe(FS_EV_P_START, 2 * MS, A_ | T_ | R_, 50 * MS, 1002 * MS));
+	feed(&d, probe(FS_EV_P_REPLENISH, 50 * MS, A_ | U_, 50 * MS, 1002 * MS));
+	feed(&d, sw(1, 50 * MS, r, 0x100, f));		/* 50-70 seen */
+	n = nr_out;
+	feed(&d, probe(FS_EV_P_REPLENISH, 70 * MS, A_ | U_, 50 * MS, 1070 * MS));
+	ok(nr_out == n + 1 && out[n].type == FS_EV_REPLENISH &&
+	   out[n].rt_wait == 20 * MS, "in D, r queued: 20 ms");
+	feed(&d, lost(2, 80 * MS));
+	ok(!d.cpu[1].rt_open && d.cpu[1].rt_wait == 20 * MS && !d.cpu[1].nr_rt,
+	   "lost: closed at the figure handed on");
+	/* Started again straight into D: no wait until a switch shows one. */
+	n = nr_out;
+	feed(&d, probe(FS_EV_P_START, 90 * MS, A_ | U_, 40 * MS, 1070 * MS));
+	e = first_of(n, FS_EV_START);
+	ok(e && e->rt_wait == 20 * MS,
+	   "after the loss: 20 ms, neither back nor the time unseen (%llu)",
+	   e ? (unsigned long long)e->rt_wait : 0ULL);
+	feed(&d, sw(1, 95 * MS, r, 0x100, f));		/* 95-100 */
+	n = nr_out;
+	feed(&d, probe(FS_EV_P_TIMER, 100 * MS, A_ | T_ | U_, 0, 1070 * MS));
+	ok(nr_out == n + 1 && out[n].type == FS_EV_THROTTLE &&
+	   out[n].rt_wait == 25 * MS, "then it goes on: 25 ms");
 	fs_derive_free(&d);
 }
 
@@ -418,5 +803,14 @@ int main(void)
 	test_server();
 	test_starvation();
 	test_untracked();
+	test_ran_episodes();
+	test_ran_shared();
+	test_ran_migrate();
+	test_ran_found();
+	test_ran_none();
+	test_rt_wait();
+	test_rt_wait_found();
+	test_rt_wait_migrate();
+	test_rt_wait_lost();
 	return tap_done();
 }
