@@ -367,9 +367,13 @@ static int resolve_with(struct fs_trace *t, struct tep_handle *tep)
 			memset(&t->layout.ev[i], 0, sizeof(t->layout.ev[i]));
 	}
 	t->caps.starvation = have[GROUP_STARVATION];
-	/* The series' hooks keep rt_wait while the starvation events are on. */
-	t->caps.rt_wait = !t->probes && t->caps.starvation &&
-			  t->layout.ev[FS_EV_START].f[FS_F_RT_WAIT].size;
+	/*
+	 * The series' hooks keep rt_wait while the starvation events are on;
+	 * derive.h keeps it from the scheduler's events it reads for them.
+	 */
+	t->caps.rt_wait = t->caps.starvation &&
+			  (t->probes ||
+			   t->layout.ev[FS_EV_START].f[FS_F_RT_WAIT].size);
 	t->caps.hotplug = have[GROUP_HOTPLUG];
 	t->caps.load = t->probes ? have[GROUP_STARVATION] :
 				   t->ev[FS_EV_SWITCH].present;
