@@ -66,6 +66,12 @@ fi
 mkdir -p "$cache"
 exec 9>"$cache/kernel.lock"
 flock 9
+# Another build may have made it while this one waited for the lock.
+if [ -f "$out/bzImage" ]; then
+	say "reusing $(cat "$out/release") ($flavor, key $key)"
+	echo "$out/bzImage"
+	exit 0
+fi
 
 src=$cache/linux-$pkgver
 obj=$cache/obj-${flavor/pristine/guest}
@@ -85,17 +91,28 @@ if ! git -C "$src" rev-parse -q --verify refs/tags/pristine >/dev/null 2>&1; the
 	mv "$src.tmp" "$src"
 fi
 
-git -C "$src" am --abort >/dev/null 2>&1 || true
-git -C "$src" reset -q --hard pristine
-git -C "$src" clean -q -fdx
+# The series' commit is made in an index of its own, then checked out:
+# git rewrites only the files that differ from what the tree holds, so a
+# changed patch rebuilds what it touches, and no more (a reset to the
+# pristine tree and a new "git am" would give every file the series
+# touches a new time, include/linux/sched.h among them: everything).
+idx=$(mktemp "$cache/index.XXXXXX")
+trap 'rm -f "$idx"' EXIT
+GIT_INDEX_FILE=$idx git -C "$src" read-tree pristine
 for p in "${patches[@]}"; do
-	if ! git -C "$src" -c user.name=fairsrv -c user.email=fairsrv@localhost \
-		am -q --committer-date-is-author-date "$top/kernel/patches/$p" >&2; then
-		git -C "$src" am --abort >/dev/null 2>&1 || true
+	GIT_INDEX_FILE=$idx git -C "$src" apply --cached "$top/kernel/patches/$p" >&2 ||
 		die "patch $p does not apply"
-	fi
-	say "applied $p"
 done
+tree=$(GIT_INDEX_FILE=$idx git -C "$src" write-tree)
+rm -f "$idx"
+# Fixed dates: the same series is the same commit, and kernel release.
+commit=$(GIT_AUTHOR_DATE="1700000000 +0000" GIT_COMMITTER_DATE="1700000000 +0000" git -C "$src" \
+	-c user.name=fairsrv -c user.email=fairsrv@localhost \
+	commit-tree "$tree" -p pristine -m "$pkg $pkgver with ${#patches[@]} patches")
+git -C "$src" am --abort >/dev/null 2>&1 || true
+git -C "$src" checkout -q --force --detach "$commit"
+git -C "$src" clean -q -fdx
+say "applied ${#patches[@]} patches"
 
 mkdir -p "$obj"
 make -s -C "$src" O="$obj" defconfig kvm_guest.config >&2
