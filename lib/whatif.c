@@ -42,10 +42,17 @@ struct sim {
 	int64_t runtime;
 	uint64_t deadline;
 	uint64_t timer;		/* when its timer fires, 0: not armed */
+	bool wait_idle;		/* idle time used the runtime up in this wait */
+	/* The serving episode, as the live tool (server.c) cuts it. */
+	bool ep;		/* one is open: in D, or held by a stop */
+	bool ep_held;		/* stopped: a start straight to D resumes it */
+	bool ep_boosted;	/* it began with a boost or a replenishment */
+	bool ep_idle;		/* idle time used its runtime: an idle boost */
+	uint64_t ep_served, ep_rt;
+	bool preempted;		/* a higher-class task waits for the segment */
 	/* Figures. */
-	bool idle, starving, stint;
-	bool preempted;		/* a higher-class task waits for the stint */
-	uint64_t idle_since, starve_since, stint_preempt;
+	bool idle, starving;
+	uint64_t idle_since, starve_since;
 };
 
 /* Fair work is queued. */
@@ -110,6 +117,51 @@ static void enqueue(struct sim *s)
 	s->armed = false;
 }
 
+/*
+ * A serving episode begins in D: @boosted when the server's timer put it
+ * there (a boost, or a replenishment while it serves one).
+ */
+static void ep_begin(struct sim *s, bool boosted)
+{
+	s->ep = true;
+	s->ep_held = false;
+	s->ep_boosted = boosted;
+	s->ep_idle = boosted && s->wait_idle;
+	s->ep_served = 0;
+	s->ep_rt = 0;
+}
+
+/*
+ * The episode ends. As server.c's serve_end() counts it: a boost and a
+ * sample of RT preemption if it began with a boost, served fair tasks
+ * and was no idle boost.
+ */
+static void ep_end(struct sim *s)
+{
+	if (!s->ep)
+		return;
+	s->ep = false;
+	s->ep_held = false;
+	if (!s->ep_boosted || s->ep_idle || !s->ep_served)
+		return;
+	s->out->boosts++;
+	fs_stat_add(&s->out->preempt, s->ep_rt);
+}
+
+/* The server leaves D: the end of a segment, and of the episode. */
+static void leave_d(struct sim *s)
+{
+	s->preempted = false;
+	ep_end(s);
+}
+
+/* The server's timer put it in D (E->D, B->D): a boosted episode. */
+static void timer_served(struct sim *s)
+{
+	if (enqueued(s))
+		ep_begin(s, true);
+}
+
 /* replenish_dl_entity(), then the enqueue. */
 static void replenish(struct sim *s)
 {
@@ -147,6 +199,7 @@ static void start(struct sim *s)
 	if (!s->q || s->active)
 		return;
 	s->active = true;
+	s->wait_idle = false;
 	/* update_dl_entity() */
 	if ((int64_t)(s->deadline - s->now) < 0 || overflow(s, s->now)) {
 		if (s->defer_running &&
@@ -163,11 +216,24 @@ static void start(struct sim *s)
 		s->throttled = true;
 	}
 	enqueue(s);
+	/*
+	 * Straight to D after a stop: the same episode goes on, as the live
+	 * tool holds it. Deferred: a held episode ends.
+	 */
+	if (enqueued(s) && s->ep_held)
+		s->ep_held = false;
+	else if (enqueued(s))
+		ep_begin(s, false);
+	else
+		ep_end(s);
 }
 
 /* dl_server_stop(): picked with no fair task to run. */
 static void stop(struct sim *s)
 {
+	s->preempted = false;
+	if (s->ep)
+		s->ep_held = true;
 	s->active = false;
 	s->throttled = false;
 	s->armed = false;
@@ -180,6 +246,7 @@ static void exhausted(struct sim *s)
 	if (s->throttled) {
 		/* In the background: not needed this period; defer anew. */
 		s->defer_running = false;
+		s->wait_idle = false;
 		new_period(s);
 		if (!start_timer(s))
 			enqueue(s);
@@ -187,6 +254,8 @@ static void exhausted(struct sim *s)
 	}
 	/* Serving: E until the deadline, unless a fair task runs on. */
 	s->throttled = true;
+	s->wait_idle = false;
+	leave_d(s);
 	/*
 	 * A fair task still queued was current: the switch this throttle
 	 * asks for charges it a little more, in the background now, which
@@ -202,8 +271,10 @@ static void exhausted(struct sim *s)
 			enqueue(s);
 		return;
 	}
-	if (!start_timer(s))
+	if (!start_timer(s)) {
 		replenish(s);
+		timer_served(s);
+	}
 }
 
 /* dl_server_timer(). */
@@ -220,21 +291,30 @@ static void fire(struct sim *s)
 			return;
 		}
 		s->defer_running = true;
-		s->out->boosts++;
 	}
 	replenish(s);
+	timer_served(s);
 }
 
 /* dl_server_update_idle_time(): the CPU leaves idle. */
 static void charge_idle(struct sim *s)
 {
+	int64_t before = s->runtime;
+
 	if (s->runtime < 0)
 		return;
 	s->runtime -= (int64_t)(s->now - s->idle_since);
-	if (s->runtime < 0) {
-		s->runtime = 0;
-		s->defer_running = false;
-	}
+	if (s->runtime >= 0)
+		return;
+	s->runtime = 0;
+	s->defer_running = false;
+	/* The kernel's idle event: the runtime of an active server used up. */
+	if (!s->active || before <= 0)
+		return;
+	if (enqueued(s))
+		s->ep_idle = s->ep_idle || s->ep_boosted;
+	else
+		s->wait_idle = true;
 }
 
 /* Queue the jobs that arrive now; the first one starts the server. */
@@ -312,13 +392,20 @@ static bool advance(struct sim *s, uint64_t next)
 			used = true;
 		}
 		/*
-		 * A task of a higher class the server preempted stays
-		 * runnable until it gets the CPU back: the stint's end.
+		 * Served: a higher-class task that wants the CPU waits. One
+		 * the service preempted (or that woke during it) stays
+		 * runnable until it gets the CPU back: the segment's end.
 		 */
-		if (enqueued(s) && (s->hi || s->preempted)) {
-			s->stint_preempt += dt;
-			s->preempted = true;
+		if (enqueued(s)) {
+			s->ep_served += dt;
+			if (s->hi || s->preempted) {
+				s->ep_rt += dt;
+				s->preempted = true;
+			}
 		}
+	} else {
+		/* The higher class runs, or nothing: none waits any more. */
+		s->preempted = false;
 	}
 	s->now = next;
 	return used;
@@ -338,14 +425,6 @@ static void settle(struct sim *s)
 	else if (!starving && s->starving)
 		fs_stat_add(&s->out->starve, s->now - s->starve_since);
 	s->starving = starving;
-
-	if (s->stint && !enqueued(s)) {
-		if (s->stint_preempt)
-			fs_stat_add(&s->out->preempt, s->stint_preempt);
-		s->stint_preempt = 0;
-		s->preempted = false;
-	}
-	s->stint = enqueued(s);
 
 	idle = !queued(s) && !s->hi;
 	if (idle && !s->idle)
@@ -393,8 +472,12 @@ void fs_whatif_replay(const struct fs_load *load, uint64_t runtime,
 	}
 	if (s.starving)
 		out->starve_open = s.now - s.starve_since;
-	if (s.stint && s.stint_preempt)
-		fs_stat_add(&out->preempt, s.stint_preempt);
+	/*
+	 * A stop held at the end closes its episode, as fs_server_finish()
+	 * does; one still in D is not counted, as the live tool does not.
+	 */
+	if (s.ep_held)
+		ep_end(&s);
 }
 
 uint64_t fs_whatif_worst(const struct fs_whatif *w)

@@ -47,10 +47,19 @@
  *        out, the runtime is 0 and dl_defer_running is cleared
  *
  * Figures: fair starvation episodes (queued fair work, a higher class
- * running, the CPU's length of each), RT preemption per serving stint
- * (from when a higher class wanted the CPU during the stint to its end: a
- * preempted task stays runnable until it runs again), the fair share of
- * the CPU.
+ * running, the CPU's length of each); the fair share of the CPU; and RT
+ * preemption as the live tool measures it (server.c, rt_wait): per
+ * serving episode, the time a higher-class task waited while the server
+ * served fair tasks. A task waits while its recorded span lasts, and one
+ * that the service preempted, or that woke during it, also until the
+ * segment ends (it cannot go to sleep without the CPU): a task asleep
+ * when the service began loses only the rest. Episodes are cut as the
+ * live tool cuts them: one begins when the server's timer puts it in D (a
+ * boost, or a replenishment while it serves one), goes on across a stop
+ * followed by a start straight back to D, and ends when the server leaves
+ * D otherwise. One that served no fair task, or whose runtime idle time
+ * used up (an idle boost), is neither a boost nor a sample; nor is one
+ * still in D when the window ends.
  */
 #ifndef FAIRSRV_WHATIF_H
 #define FAIRSRV_WHATIF_H
@@ -68,8 +77,8 @@ struct fs_whatif {
 	uint64_t fair_ns;		/* CPU time fair tasks got */
 	struct fs_stat starve;		/* episodes that ended */
 	uint64_t starve_open;		/* the one open at the end, 0: none */
-	struct fs_stat preempt;		/* RT preempted per serving stint */
-	uint64_t boosts;		/* zero-laxity boosts */
+	struct fs_stat preempt;		/* RT preempted per boosted episode */
+	uint64_t boosts;		/* boosted episodes that served */
 };
 
 /* Replay @load with @runtime ns every @period ns into @out. */
