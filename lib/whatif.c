@@ -257,6 +257,16 @@ static void exhausted(struct sim *s)
 	s->wait_idle = false;
 	leave_d(s);
 	/*
+	 * The deadline has passed (the runtime ran out late: a tick after a
+	 * revised runtime, for one): start_dl_timer() fails and the throttle
+	 * replenishes at once; a server serving its boost goes on in D.
+	 */
+	if (!start_timer(s)) {
+		replenish(s);
+		timer_served(s);
+		return;
+	}
+	/*
 	 * A fair task still queued was current: the switch this throttle
 	 * asks for charges it a little more, in the background now, which
 	 * starts a deferred period at once (the trace shows a throttle, then
@@ -269,11 +279,6 @@ static void exhausted(struct sim *s)
 			s->deadline += RESCHED_NS;
 		if (!start_timer(s))
 			enqueue(s);
-		return;
-	}
-	if (!start_timer(s)) {
-		replenish(s);
-		timer_served(s);
 	}
 }
 

@@ -33,7 +33,9 @@
  *        the runtime is used; once it is gone, throttled: the fair task
  *        still current is charged once more at the switch that follows, in
  *        the background, so a new deferred period begins at once (B); E
- *        until the deadline only if no fair work is left
+ *        until the deadline only if no fair work is left. If the deadline
+ *        has passed already, the timer cannot start and the throttle
+ *        replenishes at once: D again while serving a boost
  *
  * A runtime that runs out while a fair task runs on is seen at the next
  * tick of the kernel (load.h's tick_ns), or when anything else happens

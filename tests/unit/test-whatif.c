@@ -248,6 +248,48 @@ static void tick_delays(void)
 	   (unsigned long long)w.starve.max);
 }
 
+/*
+ * A runtime that runs out after the deadline has passed: start_dl_timer()
+ * fails and the throttle replenishes at once (update_curr_dl_se()'s
+ * enqueue_dl_entity(ENQUEUE_REPLENISH)); a server still serving its boost
+ * goes on in D, no new deferred period. Tick 3 ms, the hog from 2 ms; 20
+ * ms of fair work at 2 ms, a spinner from 1951 ms.
+ */
+static void late_exhaustion(void)
+{
+	struct fs_load l;
+	struct fs_whatif w;
+
+	spans[0] = (struct fs_span){ 2 * MS, 3 * SEC };
+	jobs[0] = (struct fs_job){ 2 * MS, 20 * MS };
+	jobs[1] = (struct fs_job){ 1951 * MS, FS_WORK_OPEN };
+	l = load(3 * SEC, 1, 2);
+	l.tick_ns = 3 * MS;
+	fs_whatif_replay(&l, 50 * MS, SEC, &w);
+	/*
+	 * Boost at 952 (deadline 1952), 20 ms served, stop. At 1951 the 30 ms
+	 * left overflow 1 ms: revised to 50 us, served at once; it runs out
+	 * at 1951.05, seen at the tick at 1953, past the deadline: replenished
+	 * to 48.05 ms, deadline 2952, still D (an E->D the live tool counts as
+	 * a boost). That runs out at 2001.05, seen at 2004: throttled to the
+	 * deadline, then the switch's charge starts a deferred period from
+	 * 2004.05; the boost at 2954.05 serves to the end. Episodes: 952-972 +
+	 * 1951-1953 (22 ms), 1953-2004 (51 ms), the last one open.
+	 */
+	ok(w.preempt.count == 2 && w.preempt.min == 22 * MS &&
+	   w.preempt.max == 51 * MS && w.boosts == 2,
+	   "late: RT waits 22 and 51 ms (count %llu, min %llu, max %llu)",
+	   (unsigned long long)w.preempt.count,
+	   (unsigned long long)w.preempt.min,
+	   (unsigned long long)w.preempt.max);
+	ok(w.starve.count == 2 && w.starve.min == 950 * MS &&
+	   w.starve.max == 950050 * US && !w.starve_open,
+	   "late: starved 2-952 and 2004-2954.05, none open (open %llu)",
+	   (unsigned long long)w.starve_open);
+	ok(w.fair_ns == 118950 * US, "late: 118.95 ms served (%llu)",
+	   (unsigned long long)w.fair_ns);
+}
+
 /* Advice on the hog: 100 ms at most, less a margin of 10%. */
 static void advice(void)
 {
@@ -409,6 +451,7 @@ int main(void)
 	wakes_during_service();
 	idle_charged();
 	tick_delays();
+	late_exhaustion();
 	advice();
 	recorder();
 	recorder_full();
