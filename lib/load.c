@@ -212,31 +212,51 @@ static void hi_update(struct fs_loads *l, struct fs_load *c, uint64_t ts)
 		span_end(l, c, ts);
 }
 
-/* Keep @pid as a runnable higher-class task of @c. */
-static void pend(struct fs_loads *l, struct fs_load *c, int32_t pid)
+/* Add @pid to the set @set of @nr; counted apart if it is full. */
+static void set_add(struct fs_loads *l, int32_t *set, unsigned int *nr,
+		    int32_t pid)
 {
 	unsigned int i;
 
-	for (i = 0; i < c->nr_pending; i++)
-		if (c->pending[i] == pid)
+	for (i = 0; i < *nr; i++)
+		if (set[i] == pid)
 			return;
-	if (c->nr_pending == FS_LOAD_PENDING) {
+	if (*nr == FS_LOAD_PENDING) {
 		l->untracked++;
 		return;
 	}
-	c->pending[c->nr_pending++] = pid;
+	set[(*nr)++] = pid;
+}
+
+/* Remove @pid from the set @set of @nr; whether it was there. */
+static bool set_del(int32_t *set, unsigned int *nr, int32_t pid)
+{
+	unsigned int i;
+
+	for (i = 0; i < *nr; i++)
+		if (set[i] == pid) {
+			set[i] = set[--*nr];
+			return true;
+		}
+	return false;
+}
+
+/* Keep @pid as a runnable higher-class task of @c. */
+static void pend(struct fs_loads *l, struct fs_load *c, int32_t pid)
+{
+	set_add(l, c->pending, &c->nr_pending, pid);
 }
 
 /* @pid is no longer a runnable higher-class task waiting on @c. */
 static void unpend(struct fs_load *c, int32_t pid)
 {
-	unsigned int i;
+	set_del(c->pending, &c->nr_pending, pid);
+}
 
-	for (i = 0; i < c->nr_pending; i++)
-		if (c->pending[i] == pid) {
-			c->pending[i] = c->pending[--c->nr_pending];
-			return;
-		}
+/* Whether deadline task @prev, left runnable for @next, was throttled. */
+static bool dl_throttled(const struct fs_task *prev, const struct fs_task *next)
+{
+	return prev->prio < 0 && (next->pid == 0 || next->prio >= 0);
 }
 
 /* sched_switch on @ev->cpu. */
@@ -274,14 +294,19 @@ static void on_switch(struct fs_loads *l, const struct fs_event *ev)
 		if (t && !runnable)
 			close_job(l, t, t->work);
 	} else if (fs_task_higher(prev) && runnable) {
-		pend(l, c, prev->pid);
+		if (dl_throttled(prev, next))
+			set_add(l, c->throttled, &c->nr_throttled, prev->pid);
+		else
+			pend(l, c, prev->pid);
 	}
 
 	c->curr_known = true;
 	c->curr_pid = next->pid;
 	c->hi_running = fs_task_higher(next);
-	if (c->hi_running)
+	if (c->hi_running) {
 		unpend(c, next->pid);
+		set_del(c->throttled, &c->nr_throttled, next->pid);
+	}
 	if (fs_prio_fair(next->pid, next->prio)) {
 		t = find(l, next->pid);
 		/* Not seen in the window: runnable since it began. */
@@ -311,6 +336,8 @@ static void on_wakeup(struct fs_loads *l, const struct fs_event *ev)
 	if (!fs_task_higher(&ev->from) ||
 	    (c->curr_known && c->curr_pid == ev->from.pid))
 		return;
+	/* Woken: it blocked since, unseen; it wants the CPU now. */
+	set_del(c->throttled, &c->nr_throttled, ev->from.pid);
 	pend(l, c, ev->from.pid);
 	hi_update(l, c, ev->ts);
 }
@@ -324,6 +351,7 @@ static void on_migrate(struct fs_loads *l, const struct fs_event *ev)
 {
 	int src = ev->src_cpu, dst = ev->cpu;
 	struct fs_load_task *t;
+	bool throttled = false;
 
 	if (fs_prio_fair(ev->from.pid, ev->from.prio)) {
 		t = find(l, ev->from.pid);
@@ -338,13 +366,24 @@ static void on_migrate(struct fs_loads *l, const struct fs_event *ev)
 	}
 	if (!fs_task_higher(&ev->from))
 		return;
+	/* A throttled deadline task moves throttled. */
 	if (src >= 0 && src < l->nr_cpus) {
-		unpend(&l->cpu[src], ev->from.pid);
-		hi_update(l, &l->cpu[src], ev->ts);
+		struct fs_load *c = &l->cpu[src];
+
+		throttled = set_del(c->throttled, &c->nr_throttled,
+				    ev->from.pid);
+		unpend(c, ev->from.pid);
+		hi_update(l, c, ev->ts);
 	}
 	if (dst >= 0 && dst < l->nr_cpus) {
-		pend(l, &l->cpu[dst], ev->from.pid);
-		hi_update(l, &l->cpu[dst], ev->ts);
+		struct fs_load *c = &l->cpu[dst];
+
+		if (throttled)
+			set_add(l, c->throttled, &c->nr_throttled,
+				ev->from.pid);
+		else
+			pend(l, c, ev->from.pid);
+		hi_update(l, c, ev->ts);
 	}
 }
 
@@ -422,6 +461,7 @@ void fs_loads_finish(struct fs_loads *l, uint64_t t1)
 		c->hi_on = false;
 		c->hi_running = false;
 		c->nr_pending = 0;
+		c->nr_throttled = 0;
 		if (c->nr_jobs)
 			qsort(c->jobs, c->nr_jobs, sizeof(*c->jobs), by_ts);
 	}

@@ -9,7 +9,13 @@
  *
  * A higher class wants the CPU while one of its tasks runs there, or is
  * runnable there but not running: woken there, or preempted (by the fair
- * server's service, for one) and not yet run again or moved away.
+ * server's service, for one) and not yet run again or moved away. A
+ * deadline task (prio -1) switched out runnable while no deadline task
+ * takes the CPU was throttled by its own budget (or yielded): it does not
+ * want the CPU until it is switched in again, at its replenishment. (The
+ * fair server, a deadline entity too, could preempt it with an earlier
+ * deadline; that wait is then missed: rare, as a server's deadline is a
+ * period away from its boost.)
  */
 #ifndef FAIRSRV_LOAD_H
 #define FAIRSRV_LOAD_H
@@ -61,6 +67,8 @@ struct fs_load {
 	int32_t curr_pid;
 	int32_t pending[FS_LOAD_PENDING];	/* runnable, not running */
 	unsigned int nr_pending;
+	int32_t throttled[FS_LOAD_PENDING];	/* deadline tasks throttled */
+	unsigned int nr_throttled;
 	bool hi_on;
 	uint64_t hi_since;
 	bool full;		/* FS_LOAD_MAX reached: the window ends at */

@@ -412,6 +412,51 @@ static void recorder(void)
 	fs_loads_free(&l);
 }
 
+/*
+ * A SCHED_DEADLINE task (30, prio -1) that its own budget throttles is
+ * switched out runnable, with no deadline task to take the CPU: it does
+ * not want the CPU until its replenishment switches it in again. One
+ * preempted by another deadline task (31) still wants it.
+ */
+static void recorder_dl(void)
+{
+	struct fs_loads l;
+	struct fs_event e;
+	struct fs_load *c;
+	struct fs_whatif w;
+
+	ok(!fs_loads_init(&l, 4, 0), "dl: set up");
+	e = sw(0, 20, 120, 0, 30, -1);		/* 30 preempts fair 20 */
+	fs_loads_event(&l, &e);
+	e = sw(10, 30, -1, 0, 20, 120);		/* 30 throttled */
+	fs_loads_event(&l, &e);
+	e = sw(100, 20, 120, 0, 30, -1);	/* replenished */
+	fs_loads_event(&l, &e);
+	e = sw(110, 30, -1, 0, 31, -1);		/* 31 preempts 30 */
+	fs_loads_event(&l, &e);
+	e = sw(115, 31, -1, 1, 30, -1);		/* 31 sleeps */
+	fs_loads_event(&l, &e);
+	e = sw(120, 30, -1, 0, 20, 120);	/* 30 throttled */
+	fs_loads_event(&l, &e);
+	/* Moved while throttled: it does not want CPU 2 either. */
+	e = tev(FS_EV_MIGRATE, 2, 150, 30, -1);
+	e.src_cpu = 1;
+	fs_loads_event(&l, &e);
+	fs_loads_finish(&l, 200 * MS);
+	c = &l.cpu[1];
+	ok(c->nr_hi == 2 && c->hi[0].start == 0 && c->hi[0].end == 10 * MS &&
+	   c->hi[1].start == 100 * MS && c->hi[1].end == 120 * MS,
+	   "dl: CPU 1 wanted 0-10 and 100-120 (%zu spans, the first to %llu)",
+	   c->nr_hi, (unsigned long long)(c->nr_hi ? c->hi[0].end : 0));
+	ok(!l.cpu[2].nr_hi, "dl: a throttled task moved wants no CPU");
+	/* The fair task runs in the gaps: it starves 20 ms at worst. */
+	fs_whatif_replay(c, 50 * MS, SEC, &w);
+	ok(fs_whatif_worst(&w) == 20 * MS,
+	   "dl: the fair task starves 20 ms at worst, not to the end (%llu)",
+	   (unsigned long long)fs_whatif_worst(&w));
+	fs_loads_free(&l);
+}
+
 /* A CPU whose load fills its lists stops recording: its window ends. */
 static void recorder_full(void)
 {
@@ -454,6 +499,7 @@ int main(void)
 	late_exhaustion();
 	advice();
 	recorder();
+	recorder_dl();
 	recorder_full();
 	return tap_done();
 }
