@@ -148,6 +148,15 @@ static void serve_begin(struct fs_server *s, const struct fs_event *ev,
 	s->waiting = false;
 }
 
+/* A serving episode kept real-time tasks off the CPU for @ns. */
+static void preempted(struct fs_server *s, struct fs_outcome *out,
+		      uint64_t ns)
+{
+	out->preemption = true;
+	out->preempt_ns = ns;
+	fs_hist_add(&s->preempt, ns);
+}
+
 /* The server leaves D at @ts with @runtime left: close the segment. */
 static void segment_end(struct fs_server *s, uint64_t ts, int64_t runtime,
 			uint64_t rt_wait)
@@ -162,21 +171,29 @@ static void segment_end(struct fs_server *s, uint64_t ts, int64_t runtime,
 }
 
 /*
- * The serving episode ends; its last segment is closed. A boost that
- * served nothing (6.12 boosts an idle CPU's server when its timer fires,
- * and it stops at once), or during which the CPU idled, kept no RT task
- * off the CPU.
+ * The serving episode ends; its last segment is closed. RT preemption is
+ * what real-time tasks waited during it when the events' rt_wait says
+ * so: any episode, however it began, in which they waited. Without it,
+ * the episode's time in D stands for it, for boosts that served: a boost
+ * that served nothing (6.12 boosts an idle CPU's server when its timer
+ * fires, and it stops at once), or during which the CPU idled, kept no
+ * RT task off the CPU.
  */
 static void serve_end(struct fs_server *s, struct fs_outcome *out)
 {
+	bool served;
+
 	if (!s->serving)
 		return;
 	s->serving = false;
 	out->served_ns = s->serve_used;
 	s->served_total += out->served_ns;
+	if (s->rt_wait_known && s->serve_rt)
+		preempted(s, out, s->serve_rt);
 	if (!s->serve_boosted)
 		return;
-	if (s->serve_idle_wait || !out->served_ns) {
+	served = !s->serve_idle_wait && out->served_ns;
+	if (!served) {
 		s->idle_boosts++;
 		return;
 	}
@@ -187,9 +204,8 @@ static void serve_end(struct fs_server *s, struct fs_outcome *out)
 		out->server_wait = true;
 		out->server_wait_ns = s->serve_waited;
 	}
-	out->preemption = true;
-	out->preempt_ns = s->rt_wait_known ? s->serve_rt : s->serve_active;
-	fs_hist_add(&s->preempt, out->preempt_ns);
+	if (!s->rt_wait_known)
+		preempted(s, out, s->serve_active);
 }
 
 /* A parameter write, or the parameters found at start. */

@@ -225,6 +225,12 @@ le() {
 	awk -v a="$1" -v b="$2" -v m="$3" 'BEGIN { exit !(a <= b + m) }'
 }
 
+# upto A B PCT ABS: A <= B + PCT% of B + ABS
+upto() {
+	num "$1" "$2" "$3" "$4" &&
+	awk -v a="$1" -v b="$2" -v p="$3" -v m="$4" 'BEGIN { exit !(a <= b + b * p / 100 + m) }'
+}
+
 # jcpu JSON CPU KEY [SUBKEY]: the number KEY (or KEY's SUBKEY) of CPU in
 # rtla fairsrv's --json. The guest has no python: a small reader in awk.
 jcpu() {

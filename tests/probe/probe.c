@@ -127,6 +127,7 @@ struct wake_stats {
 	uint64_t over_1ms;
 	int64_t sum_over_1ms;
 	struct spans list;
+	struct spans sleeps;	/* -l: when it slept, not runnable */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -184,6 +185,7 @@ static void usage(void)
 	       "                          cycle, PERIOD (+ a pseudo-random part of\n"
 	       "                          JITTER) after the last one began; a fair-probe\n"
 	       "                          records how late it ran after each wake-up\n"
+	       "                          (none when it is behind and does not sleep)\n"
 	       "  -w, --work              with -C, run RUN of its own CPU time after\n"
 	       "                          each wake-up (a fixed amount of work), not\n"
 	       "                          until RUN after the cycle was due\n"
@@ -233,8 +235,9 @@ static void usage(void)
 	       "With -l, then one line per gap, in order:\n"
 	       "  gap start_ns=OFFSET len_ns=LENGTH\n"
 	       "  (OFFSET from the start of the measurement)\n"
-	       "and, with -C, one line per wake-up:\n"
+	       "and, with -C, one line per wake-up and per sleep:\n"
 	       "  wake due_ns=OFFSET lat_ns=LATENCY\n"
+	       "  sleep start_ns=OFFSET len_ns=LENGTH\n"
 	       "\n"
 	       "Exit status: 0 on a normal end, 1 on any error.\n",
 	       PROG, DEFAULT_GAP_US
@@ -734,6 +737,7 @@ static int64_t cycle(const struct options *opt, struct gap_stats *gs,
 {
 	uint64_t rnd = 0x9e3779b97f4a7c15ULL + (uint64_t)opt->cpu;
 	int64_t due = first, now = first, cpu = 0, lat;
+	bool slept;
 
 	for (;;) {
 		now = run(opt, gs, now, due, deadline);
@@ -753,9 +757,19 @@ static int64_t cycle(const struct options *opt, struct gap_stats *gs,
 		if (opt->off_cpu)
 			cpu = read_clock(CLOCK_THREAD_CPUTIME_ID,
 					 "CLOCK_THREAD_CPUTIME_ID");
+		/*
+		 * Behind: the next cycle is due already, and it runs on with
+		 * no sleep and so no wake-up (its time off the CPU is in its
+		 * gaps).
+		 */
+		slept = due > now;
+		if (opt->list && slept)
+			spans_append(&ws->sleeps, now, due - now);
 		if (!sleep_until(due))
 			break;
 		now = read_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC");
+		if (!slept)
+			continue;
 		lat = now - due;
 		/* Less what it ran between going to sleep and now. */
 		if (opt->off_cpu)
@@ -808,6 +822,9 @@ static void report(const struct options *opt, const struct gap_stats *gs,
 	for (i = 0; i < ws->list.nr; i++)
 		printf("wake due_ns=%" PRId64 " lat_ns=%" PRId64 "\n",
 		       ws->list.v[i].at - t0, ws->list.v[i].len);
+	for (i = 0; i < ws->sleeps.nr; i++)
+		printf("sleep start_ns=%" PRId64 " len_ns=%" PRId64 "\n",
+		       ws->sleeps.v[i].at - t0, ws->sleeps.v[i].len);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		die("writing results: %s", strerror(errno));
 }
@@ -859,5 +876,6 @@ int main(int argc, char **argv)
 	report(&opt, &gs, &ws, t0, t1 - t0, cpu_end - cpu_start, &ss);
 	free(gs.list.v);
 	free(ws.list.v);
+	free(ws.sleeps.v);
 	return 0;
 }
