@@ -134,6 +134,35 @@ launch() {
 	probe_list+="$! $c $name;"
 }
 
+# Whether every probe of $probe_list is set up (pinned, under its
+# policy: its -R file) before CLOCK_MONOTONIC $1, when its window opens.
+# A probe still starting when the load begins would live its start-up in
+# its window: on a starved CPU it can spend it all there.
+probes_ready() {
+	local e x pid c name
+	IFS=';' read -r -a e <<< "$probe_list"
+	for x in "${e[@]}"; do
+		read -r pid c name <<< "$x"
+		[ -n "$name" ] || continue
+		while [ ! -e "$dir/$name.ready" ]; do
+			[ "$(fair-probe --now)" -lt "$1" ] || return 1
+			sleep 0.02
+		done
+	done
+}
+
+# pinned_fair_run CPU: "pid run_ns" of each SCHED_OTHER thread bound to
+# CPU alone (kworkers, ksoftirqd; the probes too): the fair tasks that the
+# CPU's server serves besides the probes.
+pinned_fair_run() {
+	local d
+	for d in /proc/[0-9]*; do
+		[ "$(sed -n 's/^Cpus_allowed_list:\t*//p' $d/status 2>/dev/null)" = "$1" ] || continue
+		[ "$(awk '{ print $41 }' $d/stat 2>/dev/null)" = 0 ] || continue
+		echo "${d#/proc/} $(cut -d' ' -f1 $d/schedstat 2>/dev/null)"
+	done | sort -k1,1
+}
+
 # Wait for every probe of $probe_list.
 wait_probes() {
 	local e x
@@ -155,25 +184,26 @@ list_probes() {
 }
 
 # Start the load of the scenario at CLOCK_MONOTONIC $1 for $2 seconds.
+# Each probe lists its gaps, counts off-CPU time only, and creates its
+# -R file once set up (probes_ready).
 start_load() {
-	local at=$1 secs=$2 c spec i=0 kind a b m cyc
+	local at=$1 secs=$2 c spec i=0 kind a b m cyc name common
 	for c in 1 2 3; do
 		IFS=';' read -r -a spec <<< "${tasks[$c]:-}"
 		for s in "${spec[@]}"; do
 			read -r kind a b m cyc <<< "$s"
 			[ -n "$kind" ] || continue
 			i=$((i + 1))
+			name=$kind$c-$i
+			common="-s $at -d $secs -l -o -R $dir/$name.ready"
 			case $kind in
-			rt)	launch $c rt "rt$c-$i" rt-probe -c $c -p "$b" \
+			rt)	launch $c rt "$name" rt-probe -c $c -p "$b" \
 					$([ "$a" = rr ] && echo -r) \
-					$([ "$m" = cycle ] && echo "-C $cyc") \
-					-s "$at" -d "$secs" -l -o ;;
-			dl)	launch $c rt "dl$c-$i" rt-probe -c $c \
-					-D "$a" $([ "$b" = cycle ] && echo "-C $m") \
-					-s "$at" -d "$secs" -l -o ;;
-			fair)	launch $c fair "fair$c-$i" fair-probe -c $c -n "$a" \
-					$([ "$b" = wake ] && echo "-C $m -w") \
-					-s "$at" -d "$secs" -l -o ;;
+					$([ "$m" = cycle ] && echo "-C $cyc") $common ;;
+			dl)	launch $c rt "$name" rt-probe -c $c \
+					-D "$a" $([ "$b" = cycle ] && echo "-C $m") $common ;;
+			fair)	launch $c fair "$name" fair-probe -c $c -n "$a" \
+					$([ "$b" = wake ] && echo "-C $m -w") $common ;;
 			esac
 		done
 	done
@@ -201,38 +231,7 @@ sleep_until() {
 	[ $left -gt 0 ] && sleep "$(awk -v l=$left 'BEGIN { print l / 1e9 }')"
 }
 
-# ---- Run ---------------------------------------------------------------
-# The kernel's log so far: what the scenario adds is checked at the end.
-klog=$(dmesg | wc -l)
-reset_state
-for c in 1 2 3; do
-	fs_set $c "${srv_rt[$c]}" "${srv_per[$c]}" ||
-		echo "# cpu$c: the setting ${srv_rt[$c]}/${srv_per[$c]} was refused"
-done
-if ! setup_cgroups; then
-	echo "not ok 1 - seed $seed: cannot set up the cgroups"
-	exit 1
-fi
-tool_opts=(-c 1-3 -H 0 --json --worst 100000 -t "$dir/trace.txt")
-[ "$buffer" -gt 0 ] && tool_opts+=(--trace-buffer-size "$buffer")
-[ -n "$wi_rt" ] && tool_opts+=(--what-if "$((wi_rt / 1000))us/$((wi_per / 1000))us")
-t_launch=$(fair-probe --now)
-rtla fairsrv hist "${tool_opts[@]}" > "$dir/tool.json" 2> "$dir/tool.err" &
-tool=$!
-collecting $tool || { echo "not ok 1 - seed $seed: the tool did not start"; sed 's/^/# /' "$dir/tool.err"; exit 1; }
-at=$(( $(fair-probe --now) + 500000000 ))
-start_load "$at" "$dur"
-start_events "$at"
-wait_probes
-sleep_until $(( at + dur * 1000000000 + 200000000 ))
-t_int=$(fair-probe --now)
-kill -INT $tool
-wait $tool
-tool_rc=$?
-t_exit=$(fair-probe --now)
-wait 2> /dev/null
-
-# ---- Oracles and checks --------------------------------------------------
+# ---- Reporting -----------------------------------------------------------
 J=$dir/tool.json
 n=0 failed=0
 # result OK CHECK CPU TEXT: one TAP line.
@@ -253,6 +252,42 @@ dev() {
 }
 # t CHECK CPU TEXT COMMAND...: a check from a command's status.
 t() { local k=$1 c=$2 txt=$3; shift 3; "$@"; result $? "$k" "$c" "$txt"; }
+
+# ---- Run ---------------------------------------------------------------
+# The kernel's log so far: what the scenario adds is checked at the end.
+klog=$(dmesg | wc -l)
+reset_state
+for c in 1 2 3; do
+	fs_set $c "${srv_rt[$c]}" "${srv_per[$c]}" ||
+		echo "# cpu$c: the setting ${srv_rt[$c]}/${srv_per[$c]} was refused"
+done
+if ! setup_cgroups; then
+	echo "not ok 1 - seed $seed: cannot set up the cgroups"
+	exit 1
+fi
+tool_opts=(-c 1-3 -H 0 --json --worst 100000 -t "$dir/trace.txt")
+[ "$buffer" -gt 0 ] && tool_opts+=(--trace-buffer-size "$buffer")
+[ -n "$wi_rt" ] && tool_opts+=(--what-if "$((wi_rt / 1000))us/$((wi_per / 1000))us")
+t_launch=$(fair-probe --now)
+rtla fairsrv hist "${tool_opts[@]}" > "$dir/tool.json" 2> "$dir/tool.err" &
+tool=$!
+collecting $tool || { echo "not ok 1 - seed $seed: the tool did not start"; sed 's/^/# /' "$dir/tool.err"; exit 1; }
+at=$(( $(fair-probe --now) + 2000000000 ))
+start_load "$at" "$dur"
+t ready - "every probe set up before the window opens" probes_ready "$at"
+for c in 1 2 3; do pinned_fair_run $c > "$dir/pinned$c.0"; done
+start_events "$at"
+wait_probes
+for c in 1 2 3; do pinned_fair_run $c > "$dir/pinned$c.1"; done
+sleep_until $(( at + dur * 1000000000 + 200000000 ))
+t_int=$(fair-probe --now)
+kill -INT $tool
+wait $tool
+tool_rc=$?
+t_exit=$(fair-probe --now)
+wait 2> /dev/null
+
+# ---- Oracles and checks --------------------------------------------------
 
 result $([ $tool_rc = 0 ]; echo $?) tool - "rtla fairsrv hist exits 0 on SIGINT ($tool_rc)"
 [ -s "$dir/tool.err" ] && sed 's/^/# stderr: /' "$dir/tool.err"
@@ -385,10 +420,16 @@ for c in 1 2 3; do
 	fi
 	t rt-total $c "RT preempted ${ptot:-none} <= the RT tasks' waits together $rt_wait_sum (+5% +5 ms)" \
 		upto "${ptot:-x}" "$rt_wait_sum" 5 5000000
-	# Served: where a real-time busy loop leaves fair tasks nothing else.
+	# Served: where a real-time busy loop leaves fair tasks nothing else,
+	# what the fair probes ran and the CPU's own fair threads (kworkers,
+	# ksoftirqd: pinned there, not probes) over the window.
 	served=$(jcpu "$J" $c served_ns)
 	frun=0
 	for p in $frs; do frun=$((frun + $(pf "$p" schedstat_run_ns))); done
+	probe_pids=" $(for p in $frs; do pf "$p" pid; done | tr '\n' ' ')"
+	kthreads=$(join "$dir/pinned$c.0" "$dir/pinned$c.1" 2>/dev/null |
+		awk -v skip="$probe_pids" 'index(skip, " " $1 " ") == 0 && $3 > $2 { s += $3 - $2 } END { printf "%.0f\n", s }')
+	frun=$((frun + ${kthreads:-0}))
 	if [ -n "${rt_hog[$c]:-}" ] && [ -z "${dl[$c]:-}" ] && [ -z "${chg[$c]:-}" ] && [ "${srv_rt[$c]}" != 0 ]; then
 		dev served $c "$served" "$frun"
 		t served $c "served ${served:-none} = the fair tasks' run time $frun (5% + 5 ms)" \
@@ -447,8 +488,9 @@ if [ -n "$wi_rt" ] && [ "${lost:-0}" = 0 ]; then
 		> "$dir/rerun.json" 2> "$dir/rerun.err" &
 	tool=$!
 	collecting $tool || echo "# the tool did not start for the rerun"
-	at=$(( $(fair-probe --now) + 500000000 ))
+	at=$(( $(fair-probe --now) + 2000000000 ))
 	start_load "$at" "$dur"
+	t ready - "every probe of the rerun set up before its window opens" probes_ready "$at"
 	wait_probes
 	kill -INT $tool
 	wait $tool

@@ -101,6 +101,7 @@ struct options {
 	int policy;
 	uint64_t dl_runtime, dl_deadline, dl_period;
 	int nice;		/* fair-probe */
+	const char *ready;	/* -R: created once set up, NULL: none */
 };
 
 /* The layout of sched_setattr(2)'s argument, which libc does not declare. */
@@ -176,6 +177,8 @@ static void usage(void)
 	       "  -n, --nice N            nice level, -20..19 (default 0)\n"
 #endif
 	       "  -l, --list              also print every gap episode\n"
+	       "  -R, --ready FILE        create FILE once pinned and under its policy,\n"
+	       "                          before waiting for the start (see -s)\n"
 	       "  -s, --start-at NS       start measuring at CLOCK_MONOTONIC time NS\n"
 	       "                          (lets probes on one CPU share one window;\n"
 	       "                          fair-probe spins, rt-probe sleeps until NS;\n"
@@ -323,6 +326,7 @@ static void parse_args(int argc, char **argv, struct options *opt)
 		{ "rr",			no_argument,		NULL, 'r' },
 		{ "deadline",		required_argument,	NULL, 'D' },
 		{ "nice",		required_argument,	NULL, 'n' },
+		{ "ready",		required_argument,	NULL, 'R' },
 		{ "list",		no_argument,		NULL, 'l' },
 		{ "start-at",		required_argument,	NULL, 's' },
 		{ "cycle",		required_argument,	NULL, 'C' },
@@ -346,9 +350,10 @@ static void parse_args(int argc, char **argv, struct options *opt)
 	opt->work = 0;
 	opt->policy = PROBE_POLICY;
 	opt->nice = 0;
+	opt->ready = NULL;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:d:g:p:rD:n:ls:C:owh", longopts,
+	while ((c = getopt_long(argc, argv, ":c:d:g:p:rD:n:R:ls:C:owh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -403,6 +408,9 @@ static void parse_args(int argc, char **argv, struct options *opt)
 		}
 		case 'l':
 			opt->list = 1;
+			break;
+		case 'R':
+			opt->ready = optarg;
 			break;
 		case 's':
 			if (parse_u64(optarg, INT64_MAX, &v) || !v)
@@ -519,6 +527,15 @@ static void setup_sched(const struct options *opt)
 	if (sched_setscheduler(0, opt->policy, &sp))
 		die("sched_setscheduler(%s, %d): %s", policy_name(opt->policy),
 		    sp.sched_priority, strerror(errno));
+}
+
+/* Create @file: the probe runs on its CPU, with its policy. */
+static void mark_ready(const char *file)
+{
+	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0 || close(fd))
+		die("cannot create %s: %s", file, strerror(errno));
 }
 
 /* Sleep until CLOCK_MONOTONIC @when; false if stopped meanwhile. */
@@ -847,6 +864,8 @@ int main(int argc, char **argv)
 		die("prctl(PR_SET_TIMERSLACK): %s", strerror(errno));
 	setup_signals();
 	setup_sched(&opt);
+	if (opt.ready)
+		mark_ready(opt.ready);
 	if (opt.start_at)
 		wait_until(opt.start_at);
 
