@@ -73,8 +73,12 @@ if [ -f "$out/bzImage" ]; then
 	exit 0
 fi
 
+# The git repository of the source; its work tree holds the series (the
+# guest and debug flavors), a worktree of its own the pristine source.
+# Each flavor builds in its own object directory: a flavor's next build
+# recompiles only what changed for it.
 src=$cache/linux-$pkgver
-obj=$cache/obj-${flavor/pristine/guest}
+obj=$cache/obj-$flavor
 
 # A git tree of the pristine source, so that patches apply with 'git am' and a
 # later series is applied after a reset rather than a fresh unpack.
@@ -89,6 +93,15 @@ if ! git -C "$src" rev-parse -q --verify refs/tags/pristine >/dev/null 2>&1; the
 		commit -q -m "$pkg $pkgver"
 	git -C "$src.tmp" tag pristine
 	mv "$src.tmp" "$src"
+fi
+
+if [ $use_patches = 0 ]; then
+	tree=$src-pristine
+	[ -d "$tree" ] || git -C "$src" worktree add -q --detach "$tree" pristine ||
+		die "cannot make the pristine tree $tree"
+	git -C "$tree" checkout -q --force --detach pristine
+	git -C "$tree" clean -q -fdx
+	src=$tree
 fi
 
 # The series' commit is made in an index of its own, then checked out:

@@ -151,16 +151,20 @@ probes_ready() {
 	done
 }
 
-# pinned_fair_run CPU: "pid run_ns" of each SCHED_OTHER thread bound to
-# CPU alone (kworkers, ksoftirqd; the probes too): the fair tasks that the
-# CPU's server serves besides the probes.
+# pinned_fair_run: "cpu pid run_ns" of each SCHED_OTHER thread bound to
+# one CPU alone (kworkers, ksoftirqd; the probes too), sorted: the fair
+# tasks a CPU's server serves besides the probes. One pass over /proc:
+# a fork per thread costs seconds under the emulator.
 pinned_fair_run() {
-	local d
-	for d in /proc/[0-9]*; do
-		[ "$(sed -n 's/^Cpus_allowed_list:\t*//p' $d/status 2>/dev/null)" = "$1" ] || continue
-		[ "$(awk '{ print $41 }' $d/stat 2>/dev/null)" = 0 ] || continue
-		echo "${d#/proc/} $(cut -d' ' -f1 $d/schedstat 2>/dev/null)"
-	done | sort -k1,1
+	awk 'FNR == 1 { split(FILENAME, f, "/"); pid = f[3]; kind = f[4] }
+	     kind == "status" && $1 == "Cpus_allowed_list:" { cpus[pid] = $2 }
+	     kind == "stat" { pol[pid] = $41 }
+	     kind == "schedstat" { run[pid] = $1 }
+	     END { for (p in run)
+		     if (cpus[p] ~ /^[0-9]+$/ && pol[p] == 0)
+			     printf "%s %s %s\n", cpus[p], p, run[p] }' \
+		/proc/[0-9]*/status /proc/[0-9]*/stat /proc/[0-9]*/schedstat 2>/dev/null |
+		sort -k2,2
 }
 
 # Wait for every probe of $probe_list.
@@ -275,10 +279,10 @@ collecting $tool || { echo "not ok 1 - seed $seed: the tool did not start"; sed 
 at=$(( $(fair-probe --now) + 2000000000 ))
 start_load "$at" "$dur"
 t ready - "every probe set up before the window opens" probes_ready "$at"
-for c in 1 2 3; do pinned_fair_run $c > "$dir/pinned$c.0"; done
+pinned_fair_run > "$dir/pinned.0"
 start_events "$at"
 wait_probes
-for c in 1 2 3; do pinned_fair_run $c > "$dir/pinned$c.1"; done
+pinned_fair_run > "$dir/pinned.1"
 sleep_until $(( at + dur * 1000000000 + 200000000 ))
 t_int=$(fair-probe --now)
 kill -INT $tool
@@ -427,8 +431,9 @@ for c in 1 2 3; do
 	frun=0
 	for p in $frs; do frun=$((frun + $(pf "$p" schedstat_run_ns))); done
 	probe_pids=" $(for p in $frs; do pf "$p" pid; done | tr '\n' ' ')"
-	kthreads=$(join "$dir/pinned$c.0" "$dir/pinned$c.1" 2>/dev/null |
-		awk -v skip="$probe_pids" 'index(skip, " " $1 " ") == 0 && $3 > $2 { s += $3 - $2 } END { printf "%.0f\n", s }')
+	kthreads=$(join -1 2 -2 2 "$dir/pinned.0" "$dir/pinned.1" 2>/dev/null |
+		awk -v c=$c -v skip="$probe_pids" '$2 == c && $4 == c && index(skip, " " $1 " ") == 0 && $5 > $3 { s += $5 - $3 }
+			END { printf "%.0f\n", s }')
 	frun=$((frun + ${kthreads:-0}))
 	if [ -n "${rt_hog[$c]:-}" ] && [ -z "${dl[$c]:-}" ] && [ -z "${chg[$c]:-}" ] && [ "${srv_rt[$c]}" != 0 ]; then
 		dev served $c "$served" "$frun"
