@@ -47,6 +47,7 @@ int fs_loads_init(struct fs_loads *l, int nr_cpus, uint64_t t0)
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		l->cpu[cpu].t0 = t0;
 		l->cpu[cpu].t1 = t0;
+		l->cpu[cpu].acct_ts = t0;
 	}
 	return 0;
 }
@@ -106,6 +107,63 @@ static bool known(struct fs_loads *l, int32_t pid)
 	return slot(l->task, l->cap_task, pid)->pid != 0;
 }
 
+/* CPU @cpu's load, or NULL if there is no such CPU. */
+static struct fs_load *cpu_load(struct fs_loads *l, int cpu)
+{
+	return cpu >= 0 && cpu < l->nr_cpus ? &l->cpu[cpu] : NULL;
+}
+
+/*
+ * Bring @c's clocks to @ts: the time a higher class ran, and the part of
+ * it in which fair work was queued. Not before the first switch (what
+ * ran is not known yet) nor once @c is full.
+ */
+static void account(struct fs_load *c, uint64_t ts)
+{
+	uint64_t dt;
+
+	if (!c->curr_known || c->full || ts <= c->acct_ts)
+		return;
+	dt = ts - c->acct_ts;
+	c->acct_ts = ts;
+	if (!c->hi_running)
+		return;
+	c->hi_clock += dt;
+	if (c->nr_open)
+		c->starved_ns += dt;
+}
+
+/* Open job @t begins to wait on its CPU. */
+static void wait_begin(struct fs_loads *l, struct fs_load_task *t)
+{
+	struct fs_load *c = cpu_load(l, t->cpu);
+
+	t->mark = c ? c->hi_clock : 0;
+}
+
+/* Open job @t stops waiting on its CPU: what a higher class took is its. */
+static void wait_end(struct fs_loads *l, struct fs_load_task *t)
+{
+	struct fs_load *c = cpu_load(l, t->cpu);
+
+	if (c && c->hi_clock > t->mark)
+		t->waited += c->hi_clock - t->mark;
+	t->mark = c ? c->hi_clock : 0;
+}
+
+/* Open job @t is on @cpu now: the CPUs' counts of open jobs follow. */
+static void move_job(struct fs_loads *l, struct fs_load_task *t, int cpu)
+{
+	struct fs_load *c = cpu_load(l, t->cpu);
+
+	if (c && c->nr_open)
+		c->nr_open--;
+	t->cpu = cpu;
+	c = cpu_load(l, cpu);
+	if (c)
+		c->nr_open++;
+}
+
 /* Open a job for @pid on @cpu, runnable since @ts; NULL if out of memory. */
 static struct fs_load_task *open_job(struct fs_loads *l, int32_t pid, int cpu,
 				     uint64_t ts)
@@ -124,11 +182,27 @@ static struct fs_load_task *open_job(struct fs_loads *l, int32_t pid, int cpu,
 		t->pid = pid;
 		l->nr_task++;
 	}
+	/*
+	 * Woken after a sleep seen: how long it slept; the first job of a
+	 * task woken in the window: it slept since the window began at least.
+	 */
+	if (t->jobs && ts > t->slept_at) {
+		t->sleep_sum += ts - t->slept_at;
+		t->sleeps++;
+	} else if (!t->jobs && !t->slept_at && cpu_load(l, cpu) &&
+		   ts > l->cpu[cpu].t0) {
+		t->sleep_sum += ts - l->cpu[cpu].t0;
+		t->sleeps++;
+		t->slept_at = ts;
+	}
 	t->open = true;
-	t->cpu = cpu;
+	t->cpu = -1;
+	move_job(l, t, cpu);
 	t->arrive = ts;
 	t->work = 0;
 	t->running = false;
+	t->waited = 0;
+	wait_begin(l, t);
 	return t;
 }
 
@@ -186,16 +260,57 @@ static void add_job(struct fs_loads *l, int cpu, uint64_t ts, uint64_t work,
 	c->nr_jobs++;
 }
 
-/* Close @t's job: its CPU gets what it needed; the task remembers it. */
+/* @t's job waited @t->waited on its CPU, @c (NULL: none): note it. */
+static void note_wait(struct fs_load_task *t, const struct fs_load *c)
+{
+	if (!t->waited || !c)
+		return;
+	t->wait_sum += t->waited;
+	t->wait_jobs++;
+	t->wait_cpu = t->cpu;
+}
+
+/*
+ * Close @t's job, the task going to sleep: its CPU gets what it needed;
+ * the task remembers it, and what it waited.
+ */
 static void close_job(struct fs_loads *l, struct fs_load_task *t,
 		      uint64_t work)
 {
+	struct fs_load *c = cpu_load(l, t->cpu);
+
 	if (work)
 		add_job(l, t->cpu, t->arrive, work, false);
+	note_wait(t, c && !c->full ? c : NULL);
+	if (work > t->work_max)
+		t->work_max = work;
+	t->slept_at = l->now;
+	move_job(l, t, -1);
 	t->open = false;
 	t->running = false;
 	t->jobs++;
 	t->jobs_work += work;
+}
+
+/*
+ * The fair demand that sleeping task @t's waits may have hidden: its duty
+ * (mean job over mean job and sleep, the sleeps cut by the window's edges
+ * counted as what was seen of them) of its waits, for a task whose next
+ * wake-up follows its last job; plus, for one that runs until a time, its
+ * longest job for each job that waited; never more than its waits.
+ */
+static uint64_t hidden(const struct fs_load_task *t)
+{
+	uint64_t work = t->jobs_work / t->jobs, by_duty = 0, by_job;
+	uint64_t sleep = t->sleeps ? t->sleep_sum / t->sleeps : 0;
+
+	if (work + sleep)
+		by_duty = (uint64_t)((__int128)t->wait_sum * work /
+				     (work + sleep));
+	by_job = t->wait_jobs * t->work_max;
+	if (by_job > t->wait_sum)
+		by_job = t->wait_sum;
+	return by_duty + by_job < t->wait_sum ? by_duty + by_job : t->wait_sum;
 }
 
 /* Note the higher classes' want of @c changing (or not) at @ts. */
@@ -267,11 +382,16 @@ static void on_switch(struct fs_loads *l, const struct fs_event *ev)
 	bool runnable = fs_switch_runnable(ev);
 	struct fs_load_task *t;
 
-	if (!c->curr_known && fs_task_higher(prev)) {
+	if (!c->curr_known) {
 		/* It held the CPU since before the first switch seen. */
-		c->hi_on = true;
-		c->hi_since = c->t0;
+		if (fs_task_higher(prev)) {
+			c->hi_on = true;
+			c->hi_since = c->t0;
+		}
+		c->hi_running = fs_task_higher(prev);
+		c->curr_known = true;
 	}
+	account(c, ev->ts);
 	if (fs_prio_fair(prev->pid, prev->prio)) {
 		t = find(l, prev->pid);
 		if (!t) {
@@ -293,6 +413,8 @@ static void on_switch(struct fs_loads *l, const struct fs_event *ev)
 		}
 		if (t && !runnable)
 			close_job(l, t, t->work);
+		else if (t)
+			wait_begin(l, t);	/* preempted */
 	} else if (fs_task_higher(prev) && runnable) {
 		if (dl_throttled(prev, next))
 			set_add(l, c->throttled, &c->nr_throttled, prev->pid);
@@ -314,7 +436,9 @@ static void on_switch(struct fs_loads *l, const struct fs_event *ev)
 			t = open_job(l, next->pid, ev->cpu,
 				     known(l, next->pid) ? ev->ts : c->t0);
 		if (t) {
-			t->cpu = ev->cpu;
+			wait_end(l, t);
+			if (t->cpu != ev->cpu)
+				move_job(l, t, ev->cpu);
 			t->running = true;
 			t->run_since = ev->ts;
 		}
@@ -327,6 +451,7 @@ static void on_wakeup(struct fs_loads *l, const struct fs_event *ev)
 {
 	struct fs_load *c = &l->cpu[ev->cpu];
 
+	account(c, ev->ts);
 	if (fs_prio_fair(ev->from.pid, ev->from.prio)) {
 		/* A task woken while still runnable keeps its job. */
 		if (!find(l, ev->from.pid))
@@ -353,13 +478,19 @@ static void on_migrate(struct fs_loads *l, const struct fs_event *ev)
 	struct fs_load_task *t;
 	bool throttled = false;
 
+	if (cpu_load(l, src))
+		account(&l->cpu[src], ev->ts);
+	if (cpu_load(l, dst))
+		account(&l->cpu[dst], ev->ts);
 	if (fs_prio_fair(ev->from.pid, ev->from.prio)) {
 		t = find(l, ev->from.pid);
 		if (!t || t->running)
 			return;
 		if (t->work)
 			add_job(l, t->cpu, t->arrive, t->work, false);
-		t->cpu = dst;
+		wait_end(l, t);
+		move_job(l, t, dst);
+		wait_begin(l, t);
 		t->arrive = ev->ts;
 		t->work = 0;
 		return;
@@ -431,14 +562,20 @@ void fs_loads_finish(struct fs_loads *l, uint64_t t1)
 	size_t i;
 	int cpu;
 
+	for (cpu = 0; cpu < l->nr_cpus; cpu++)
+		account(&l->cpu[cpu], t1);
 	for (i = 0; i < l->cap_task; i++) {
 		struct fs_load_task *t = &l->task[i];
+		struct fs_load *c = cpu_load(l, t->cpu);
 		uint64_t work = FS_WORK_OPEN;
 
 		if (!t->pid || !t->open)
 			continue;
+		t->open_at_end = true;
 		if (t->running && t1 > t->run_since)
 			t->work += t1 - t->run_since;
+		else if (!t->running)
+			wait_end(l, t);
 		/*
 		 * As much as its jobs took on average, or what it used if
 		 * more; past twice that, it behaves as a task that never
@@ -448,7 +585,25 @@ void fs_loads_finish(struct fs_loads *l, uint64_t t1)
 			work = t->work > t->jobs_work / t->jobs ?
 			       t->work : t->jobs_work / t->jobs;
 		add_job(l, t->cpu, t->arrive, work, true);
+		/* A sleeper's job: its wait so far counts too. */
+		if (work != FS_WORK_OPEN &&
+		    !(c && c->full && t->arrive >= c->full_at))
+			note_wait(t, c);
 		t->open = false;
+	}
+	for (i = 0; i < l->cap_task; i++) {
+		struct fs_load_task *t = &l->task[i];
+		struct fs_load *c = cpu_load(l, t->wait_cpu);
+
+		if (!t->pid || !t->jobs)
+			continue;
+		/* Asleep at the end: since its last job, at least. */
+		if (!t->open_at_end && t1 > t->slept_at) {
+			t->sleep_sum += t1 - t->slept_at;
+			t->sleeps++;
+		}
+		if (t->wait_sum && c)
+			c->censor_ns += hidden(t);
 	}
 	for (cpu = 0; cpu < l->nr_cpus; cpu++) {
 		struct fs_load *c = &l->cpu[cpu];

@@ -61,7 +61,32 @@ struct fs_load {
 	size_t nr_hi, cap_hi;
 	struct fs_job *jobs;	/* by ts, once finished */
 	size_t nr_jobs, cap_jobs;
+	/*
+	 * What the recording starved: the time fair work was queued while a
+	 * higher class ran (the CPU's starvation, starved_ns), and a bound of
+	 * the fair demand that starvation hid (censor_ns). A fair task that
+	 * sleeps and waited behind a higher class would have used more of
+	 * the CPU had it waited less: one that sleeps a while after each job
+	 * would have come back sooner, by its duty (mean job over mean job
+	 * and sleep, a sleep cut by the window's edge counted as seen) of
+	 * the time it waited; one that runs until a time would have run in
+	 * the periods it waited through, that much again, and in the one it
+	 * waited in, up to its longest job. Per such task the sum, never more
+	 * than its waits (the job open at the end included), on the CPU of
+	 * its last wait. A task never seen to sleep takes what it is given:
+	 * none.
+	 * (whatif.h: censored.) base_starved_ns, if base_known, is set by
+	 * the caller: the starvation of the recorded setting's replay, which
+	 * the others are compared with instead of starved_ns.
+	 */
+	uint64_t starved_ns;
+	uint64_t censor_ns;
+	bool base_known;
+	uint64_t base_starved_ns;
 	/* While recording. */
+	uint64_t hi_clock;	/* time a higher class ran, up to acct_ts */
+	uint64_t acct_ts;
+	unsigned int nr_open;	/* fair jobs open on the CPU */
 	bool curr_known;
 	bool hi_running;	/* curr is a higher-class task */
 	int32_t curr_pid;
@@ -84,6 +109,14 @@ struct fs_load_task {
 	uint64_t work;
 	bool running;
 	uint64_t run_since;
+	uint64_t mark;		/* its CPU's hi_clock when it began to wait */
+	uint64_t waited;	/* the job's wait while a higher class ran */
+	/* Its jobs' waits, the longest job, its sleeps, for censor_ns. */
+	uint64_t wait_sum, wait_jobs;
+	int wait_cpu;
+	uint64_t work_max;
+	uint64_t sleep_sum, sleeps, slept_at;
+	bool open_at_end;
 	uint64_t jobs, jobs_work;	/* the jobs it finished */
 };
 
@@ -112,7 +145,7 @@ void fs_loads_event(struct fs_loads *l, const struct fs_event *ev);
  * Close the window at @t1 (once): open spans end there. A job still open
  * needs what the task's finished jobs needed on average (what it used, if
  * more); one that used more than twice that already, or of a task never
- * seen to sleep, needs the CPU to the end.
+ * seen to sleep, needs the CPU to the end: its wait is not in censor_ns.
  */
 void fs_loads_finish(struct fs_loads *l, uint64_t t1);
 

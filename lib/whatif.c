@@ -26,6 +26,12 @@
  * a tick, and the overrun is nearly a whole tick.
  */
 #define RESCHED_NS	(50 * 1000ULL)
+/*
+ * Fair demand possibly missed, per mille of the window, that censors: 5
+ * ms a second, below which the error is within what the predictions are
+ * checked to.
+ */
+#define CENSOR_PER_MILLE	5
 
 /* The replay of one CPU with one setting. */
 struct sim {
@@ -437,6 +443,19 @@ static void settle(struct sim *s)
 	s->idle = idle;
 }
 
+void fs_whatif_censor(const struct fs_load *load, struct fs_whatif *w)
+{
+	uint64_t base = load->base_known ? load->base_starved_ns :
+			load->starved_ns;
+	uint64_t starved = w->starve.sum + w->starve_open, gain;
+
+	w->waited_ns = load->censor_ns;
+	gain = base > starved ? base - starved : 0;
+	w->missing_ns = gain < load->censor_ns ? gain : load->censor_ns;
+	w->censored = w->window_ns &&
+		      w->missing_ns >= w->window_ns / 1000 * CENSOR_PER_MILLE;
+}
+
 void fs_whatif_replay(const struct fs_load *load, uint64_t runtime,
 		      uint64_t period, struct fs_whatif *out)
 {
@@ -483,6 +502,7 @@ void fs_whatif_replay(const struct fs_load *load, uint64_t runtime,
 	 */
 	if (s.ep_held)
 		ep_end(&s);
+	fs_whatif_censor(load, out);
 }
 
 uint64_t fs_whatif_worst(const struct fs_whatif *w)

@@ -62,6 +62,19 @@
  * D otherwise. One that served no fair task, or whose runtime idle time
  * used up (an idle boost), is neither a boost nor a sample; nor is one
  * still in D when the window ends.
+ *
+ * Censored demand: the fair jobs replayed need what they used, but a
+ * task that waited behind a higher class while recording would have used
+ * more had it waited less (load.h: censor_ns bounds it). A replay is
+ * censored when its setting starves the recorded fair work less than the
+ * recording did (its episodes, the open one included, against the
+ * replay of the recorded setting, load.h's base_starved_ns, or else the
+ * recording's own starved_ns) and the lesser of that gain and censor_ns,
+ * the fair demand it may miss (missing_ns), is at least 5 ms per second
+ * of the window: there starvation and RT preemption are under-predicted.
+ * Where the setting starves the fair work more, the recorded demand may
+ * exceed what those tasks would use: the error goes the other way, and
+ * the row is not marked. The recorded setting's own row gains nothing.
  */
 #ifndef FAIRSRV_WHATIF_H
 #define FAIRSRV_WHATIF_H
@@ -81,11 +94,17 @@ struct fs_whatif {
 	uint64_t starve_open;		/* the one open at the end, 0: none */
 	struct fs_stat preempt;		/* RT preempted per boosted episode */
 	uint64_t boosts;		/* boosted episodes that served */
+	bool censored;			/* under-predicted: see above */
+	uint64_t missing_ns;		/* fair demand it may miss, at most */
+	uint64_t waited_ns;		/* demand hidden: load.h's censor_ns */
 };
 
 /* Replay @load with @runtime ns every @period ns into @out. */
 void fs_whatif_replay(const struct fs_load *load, uint64_t runtime,
 		      uint64_t period, struct fs_whatif *out);
+
+/* Mark @w, a replay of @load, censored or not (above); the replay does. */
+void fs_whatif_censor(const struct fs_load *load, struct fs_whatif *w);
 
 /* The worst starvation predicted, the episode still open included. */
 uint64_t fs_whatif_worst(const struct fs_whatif *w);

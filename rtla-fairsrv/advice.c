@@ -21,19 +21,57 @@ const char *fs_whatif_kind_name(enum fs_whatif_kind kind)
 	return names[kind];
 }
 
-/* One row of the table. */
+/* One row of the table; its note says what to make of it. */
 static void row(FILE *f, const struct fs_whatif_row *x)
 {
 	const struct fs_whatif *w = &x->w;
 	double share = w->window_ns ? 100.0 * w->fair_ns / w->window_ns : 0;
 
-	fprintf(f, "%-9s %4d %8.2f %8.2f %8.2f %8.2f %7llu %8.2f %8.2f %8.2f %6.2f\n",
+	fprintf(f, "%-9s %4d %8.2f %8.2f %8.2f %8.2f %7llu %8.2f %8.2f %8.2f %6.2f %s\n",
 		fs_whatif_kind_name(x->kind), x->cpu, w->runtime / NS_PER_MS,
 		w->period / NS_PER_MS, fs_whatif_worst(w) / NS_PER_MS,
 		fs_whatif_avg(w) / NS_PER_MS,
 		(unsigned long long)(w->starve.count + (w->starve_open ? 1 : 0)),
 		w->preempt.max / NS_PER_MS, fs_stat_avg(&w->preempt) / NS_PER_MS,
-		fs_whatif_preempt_rate(w) / NS_PER_MS, share);
+		fs_whatif_preempt_rate(w) / NS_PER_MS, share,
+		w->censored ? "censored" : "-");
+}
+
+/* Per second of @w's window, in ms. */
+static double per_s_ms(const struct fs_whatif *w, uint64_t ns)
+{
+	return w->window_ns ? ns * 1e3 / w->window_ns : 0;
+}
+
+/*
+ * For each CPU with censored rows (a CPU's rows follow each other), what
+ * they mean.
+ */
+static void censored(FILE *f, const struct fs_report *r)
+{
+	size_t i = 0, j;
+
+	while (i < r->nr_what_if) {
+		const struct fs_whatif_row *x = &r->what_if[i];
+		uint64_t most = 0;
+		bool any = false;
+
+		for (j = i; j < r->nr_what_if && r->what_if[j].cpu == x->cpu;
+		     j++) {
+			const struct fs_whatif *w = &r->what_if[j].w;
+
+			if (r->what_if[j].kind == FS_WHATIF_NONE || !w->censored)
+				continue;
+			any = true;
+			if (w->missing_ns > most)
+				most = w->missing_ns;
+		}
+		if (any)
+			fprintf(f, "# CPU %d, censored: fair tasks that sleep starved while recording, which may have hidden up to %.2f ms a second of their demand; the settings marked starve fair work less, so those tasks would come back sooner and use more (up to %.2f ms a second): starvation and RT preemption are under-predicted there\n",
+				x->cpu, per_s_ms(&x->w, x->w.waited_ns),
+				per_s_ms(&x->w, most));
+		i = j;
+	}
 }
 
 /*
@@ -88,10 +126,11 @@ void fs_advice_print(const struct fs_report *r, FILE *f)
 	if (r->load_lost)
 		fprintf(f, "# Events were lost %llu times: the load has gaps, and so have the replays\n",
 			(unsigned long long)r->load_lost);
-	fprintf(f, "Setting    CPU  Runtime   Period StarvMax StarvAvg Starved RTPreMax RTPreAvg  RTPre/s  Fair%%\n");
+	fprintf(f, "Setting    CPU  Runtime   Period StarvMax StarvAvg Starved RTPreMax RTPreAvg  RTPre/s  Fair%% Note\n");
 	for (i = 0; i < r->nr_what_if; i++)
 		if (r->what_if[i].kind != FS_WHATIF_NONE)
 			row(f, &r->what_if[i]);
+	censored(f, r);
 	for (i = 0; i < r->nr_what_if; i++)
 		if (r->what_if[i].kind == FS_WHATIF_ADVISED ||
 		    r->what_if[i].kind == FS_WHATIF_NONE)

@@ -232,6 +232,10 @@ static void what_if(FILE *f, const struct fs_report *r)
 			num(f, true, "window_ns", w->window_ns);
 			num(f, true, "fair_ns", w->fair_ns);
 			num(f, true, "boosts", w->boosts);
+			fprintf(f, ",\"censored\":%s",
+				w->censored ? "true" : "false");
+			num(f, true, "missing_demand_ns", w->missing_ns);
+			num(f, true, "hidden_demand_ns", w->waited_ns);
 			fprintf(f, ",\"starvation\":{");
 			stat_members(f, &w->starve);
 			num(f, true, "open_ns", w->starve_open);

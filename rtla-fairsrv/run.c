@@ -665,10 +665,12 @@ static void load_debug(const struct fs_load *l, int cpu)
 	for (i = 0; i < l->nr_jobs; i++)
 		open += l->jobs[i].work == FS_WORK_OPEN;
 
-	fs_debug("cpu %d load: %zu higher-class spans, %llu ms, the longest %llu ms at %llu; %zu fair jobs, %zu open",
+	fs_debug("cpu %d load: %zu higher-class spans, %llu ms, the longest %llu ms at %llu; %zu fair jobs, %zu open; fair work starved %llu ms, sleepers' jobs %llu ms",
 		 cpu, l->nr_hi, (unsigned long long)(hi / 1000000),
 		 (unsigned long long)(longest / 1000000),
-		 (unsigned long long)at, l->nr_jobs, open);
+		 (unsigned long long)at, l->nr_jobs, open,
+		 (unsigned long long)(l->starved_ns / 1000000),
+		 (unsigned long long)(l->censor_ns / 1000000));
 }
 
 /* Append a row of @kind for @cpu to @rows, the setting it had noted. */
@@ -731,9 +733,18 @@ static struct fs_whatif_row *what_if(struct run *run, struct fs_report *r,
 			       cpu, FS_LOAD_MAX,
 			       (run->loads.cpu[cpu].full_at -
 				run->loads.cpu[cpu].t0) / 1e9);
-		if (srv->dl_period)
+		if (srv->dl_period) {
+			struct fs_whatif *w;
+
 			replay(rows, &nr, run, cpu, FS_WHATIF_RECORDED,
 			       srv->dl_runtime, srv->dl_period);
+			/* The others' censoring against the model's own. */
+			w = &rows[nr - 1].w;
+			run->loads.cpu[cpu].base_starved_ns =
+				w->starve.sum + w->starve_open;
+			run->loads.cpu[cpu].base_known = true;
+			fs_whatif_censor(&run->loads.cpu[cpu], w);
+		}
 		for (i = 0; i < p->nr_what_if; i++)
 			replay(rows, &nr, run, cpu, FS_WHATIF_ASKED,
 			       p->what_if[i].runtime, p->what_if[i].period);

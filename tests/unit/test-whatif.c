@@ -457,6 +457,111 @@ static void recorder_dl(void)
 	fs_loads_free(&l);
 }
 
+/*
+ * What the recording starved, CPU 1: a FIFO task (10), a fair task that
+ * sleeps (21) and a fair spinner (24). starved_ns is the time fair work
+ * was queued while a higher class ran; censor_ns bounds the demand the
+ * waits of tasks that sleep hid: 21's jobs (5 ms each) waited 30, 18 and,
+ * open at the end, 50 ms; it slept 15 and 67 ms, and 10 ms at least
+ * before its first wake-up. As a task whose wake-up follows its last job,
+ * its duty 5 / (5 + 92 / 3) of its 98 ms of waits, 13.74 ms; as one that
+ * runs until a time, 5 ms more for each of its three jobs that waited:
+ * 28.74 ms. 24 never sleeps, it takes what it gets.
+ */
+static void recorder_starved(void)
+{
+	struct fs_loads l;
+	struct fs_event e;
+	struct fs_load *c;
+
+	ok(!fs_loads_init(&l, 4, 0), "starved: set up");
+	e = sw(5, 24, 120, 0, 10, 89);		/* 10 preempts 24 */
+	fs_loads_event(&l, &e);
+	e = tev(FS_EV_WAKEUP, 1, 10, 21, 120);	/* 21 waits 30 ms */
+	fs_loads_event(&l, &e);
+	e = sw(40, 10, 89, 1, 21, 120);
+	fs_loads_event(&l, &e);
+	e = sw(45, 21, 120, 1, 24, 120);	/* 21 sleeps */
+	fs_loads_event(&l, &e);
+	e = sw(55, 24, 120, 0, 10, 89);
+	fs_loads_event(&l, &e);
+	e = tev(FS_EV_WAKEUP, 1, 60, 21, 120);	/* waits 10 ms */
+	fs_loads_event(&l, &e);
+	e = sw(70, 10, 89, 0, 21, 120);		/* served */
+	fs_loads_event(&l, &e);
+	e = sw(72, 21, 120, 0, 10, 89);		/* waits 8 ms more */
+	fs_loads_event(&l, &e);
+	e = sw(80, 10, 89, 1, 21, 120);
+	fs_loads_event(&l, &e);
+	e = sw(83, 21, 120, 1, 24, 120);	/* sleeps */
+	fs_loads_event(&l, &e);
+	e = sw(140, 24, 120, 0, 10, 89);
+	fs_loads_event(&l, &e);
+	e = tev(FS_EV_WAKEUP, 1, 150, 21, 120);	/* waits to the end, 50 */
+	fs_loads_event(&l, &e);
+	fs_loads_finish(&l, 200 * MS);
+	c = &l.cpu[1];
+	ok(c->starved_ns == 118 * MS,
+	   "starved: fair work queued behind the FIFO task 35 + 15 + 8 + 60 ms (%llu)",
+	   (unsigned long long)c->starved_ns);
+	ok(c->censor_ns >= 28735 * US && c->censor_ns <= 28745 * US,
+	   "starved: the sleeper's waits hid 28.74 ms of demand at most (%llu)",
+	   (unsigned long long)c->censor_ns);
+	fs_loads_free(&l);
+}
+
+/*
+ * Censored demand: the hog and a spinner, as if recorded at 50/1000
+ * (9.5 s starved in 10 s), with 2 s of demand hidden by the waits of
+ * tasks that sleep. A setting that starves the fair work less (20/100: 8
+ * s) would bring them back sooner: censored, by up to 1.5 s of demand.
+ * Not at the recorded setting, nor disabled (it starves more); nor below
+ * 5 ms of demand a second.
+ */
+static void censored(void)
+{
+	struct fs_load l = hog();
+	struct fs_whatif w;
+
+	l.starved_ns = 9500 * MS;
+	l.censor_ns = 2 * SEC;
+	fs_whatif_replay(&l, 20 * MS, 100 * MS, &w);
+	ok(w.censored && w.missing_ns == 1500 * MS,
+	   "censored: 20/100 starves 1.5 s less: up to 1.5 s missed (%llu)",
+	   (unsigned long long)w.missing_ns);
+	fs_whatif_replay(&l, 50 * MS, SEC, &w);
+	ok(!w.censored && !w.missing_ns,
+	   "censored: not at the recorded setting (%llu)",
+	   (unsigned long long)w.missing_ns);
+	fs_whatif_replay(&l, 0, SEC, &w);
+	ok(!w.censored, "censored: not disabled, which starves more");
+	l.censor_ns = 45 * MS;
+	fs_whatif_replay(&l, 20 * MS, 100 * MS, &w);
+	ok(!w.censored && w.missing_ns == 45 * MS,
+	   "censored: not for 4.5 ms of demand a second");
+	l.censor_ns = 50 * MS;
+	fs_whatif_replay(&l, 20 * MS, 100 * MS, &w);
+	ok(w.censored, "censored: from 5 ms of demand a second");
+	/*
+	 * The recording starved 9.7 s where its own setting's replay starves
+	 * 9.5: against the replay, the recorded setting gains nothing.
+	 */
+	l.censor_ns = 2 * SEC;
+	l.starved_ns = 9700 * MS;
+	fs_whatif_replay(&l, 50 * MS, SEC, &w);
+	ok(w.censored && w.missing_ns == 200 * MS,
+	   "censored: against the recording, the model's own error (%llu)",
+	   (unsigned long long)w.missing_ns);
+	l.base_known = true;
+	l.base_starved_ns = w.starve.sum + w.starve_open;
+	fs_whatif_censor(&l, &w);
+	ok(!w.censored && !w.missing_ns,
+	   "censored: against the recorded setting's replay, none");
+	fs_whatif_replay(&l, 20 * MS, 100 * MS, &w);
+	ok(w.censored && w.missing_ns == 1500 * MS,
+	   "censored: 20/100 against that replay: 1.5 s");
+}
+
 /* A CPU whose load fills its lists stops recording: its window ends. */
 static void recorder_full(void)
 {
@@ -500,6 +605,8 @@ int main(void)
 	advice();
 	recorder();
 	recorder_dl();
+	recorder_starved();
+	censored();
 	recorder_full();
 	return tap_done();
 }
