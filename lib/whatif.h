@@ -59,9 +59,13 @@
  * live tool cuts them: one begins when the server's timer puts it in D (a
  * boost, or a replenishment while it serves one), goes on across a stop
  * followed by a start straight back to D, and ends when the server leaves
- * D otherwise. One that served no fair task, or whose runtime idle time
- * used up (an idle boost), is neither a boost nor a sample; nor is one
- * still in D when the window ends.
+ * D otherwise. One that served no fair task is neither a boost nor a
+ * sample, nor is one still in D when the window ends. One whose runtime
+ * idle time used up (an idle boost: the timer fired while the CPU idled)
+ * is no boost, and the live tool leaves it out of RT preemption; but a
+ * stop and a start straight back to D resume it, and the higher-class
+ * tasks that then wait behind the service are counted (idle_rt_ns says
+ * how much of it the live tool does not see).
  *
  * Censored demand: the fair jobs replayed need what they used, but a
  * task that waited behind a higher class while recording would have used
@@ -94,6 +98,7 @@ struct fs_whatif {
 	uint64_t starve_open;		/* the one open at the end, 0: none */
 	struct fs_stat preempt;		/* RT preempted per boosted episode */
 	uint64_t boosts;		/* boosted episodes that served */
+	uint64_t idle_rt_ns;		/* preempt's part in idle boosts */
 	bool censored;			/* under-predicted: see above */
 	uint64_t missing_ns;		/* fair demand it may miss, at most */
 	uint64_t waited_ns;		/* demand hidden: load.h's censor_ns */

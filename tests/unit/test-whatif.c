@@ -221,6 +221,42 @@ static void idle_charged(void)
 }
 
 /*
+ * An idle boost: idle time uses the runtime up while the server waits, so
+ * its timer boosts a server with nothing to serve, which stops; a fair
+ * job that comes later is served at once (the boost persists), and the
+ * FIFO task waits behind it. The live tool leaves such an episode out of
+ * RT preemption (server.c: serve_idle_wait); the wait is real, and the
+ * replay counts it, and says how much of it is such (idle_rt_ns). 10 ms
+ * of fair work at 0 and 20 at 1500; the FIFO task busy 0-100, 200-2000.
+ */
+static void idle_boost(void)
+{
+	struct fs_load l;
+	struct fs_whatif w;
+
+	spans[0] = (struct fs_span){ 0, 100 * MS };
+	spans[1] = (struct fs_span){ 200 * MS, 2 * SEC };
+	jobs[0] = (struct fs_job){ 0, 10 * MS };
+	jobs[1] = (struct fs_job){ 1500 * MS, 20 * MS };
+	l = load(2 * SEC, 2, 2);
+	fs_whatif_replay(&l, 50 * MS, SEC, &w);
+	/*
+	 * Armed at 0 (deadline 1000); the job runs 100-110 in the background
+	 * (40 ms left); idle 110-200 uses the rest: runtime 0. The timer,
+	 * forwarded to 1000, boosts (deadline 2000, 50 ms), nothing to serve:
+	 * stop. At 1500 the 50 ms left overflow 500 ms: revised to 25, served
+	 * at once, 20 ms, the FIFO task waiting: the same episode, closed by
+	 * the stop held at the end.
+	 */
+	ok(w.preempt.count == 1 && w.preempt.sum == 20 * MS &&
+	   w.idle_rt_ns == 20 * MS && !w.boosts,
+	   "idle boost: the FIFO task waits 20 ms, counted, no boost (%llu samples)",
+	   (unsigned long long)w.preempt.count);
+	ok(w.starve.count == 1 && w.starve.max == 100 * MS,
+	   "idle boost: starved 0-100 only");
+}
+
+/*
  * A tick of 4 ms, the load from 2 ms: boosted at 952, the spinner's runtime
  * runs out at 1002 but is seen at the tick at 1004; the next deferred
  * period begins at the switch, 50 us later: boosts at 1954.05 (served to
@@ -600,6 +636,7 @@ int main(void)
 	boost_persists();
 	wakes_during_service();
 	idle_charged();
+	idle_boost();
 	tick_delays();
 	late_exhaustion();
 	advice();
