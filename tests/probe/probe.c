@@ -102,6 +102,7 @@ struct options {
 	uint64_t dl_runtime, dl_deadline, dl_period;
 	int nice;		/* fair-probe */
 	const char *ready;	/* -R: created once set up, NULL: none */
+	const char *start_file;	/* -S: holds the start time, once written */
 };
 
 /* The layout of sched_setattr(2)'s argument, which libc does not declare. */
@@ -179,6 +180,8 @@ static void usage(void)
 	       "  -l, --list              also print every gap episode\n"
 	       "  -R, --ready FILE        create FILE once pinned and under its policy,\n"
 	       "                          before waiting for the start (see -s)\n"
+	       "  -S, --start-file FILE   once set up, wait for FILE to hold NS, then as -s\n"
+	       "                          (the start is chosen once every probe is ready)\n"
 	       "  -s, --start-at NS       start measuring at CLOCK_MONOTONIC time NS\n"
 	       "                          (lets probes on one CPU share one window;\n"
 	       "                          fair-probe spins, rt-probe sleeps until NS;\n"
@@ -327,6 +330,7 @@ static void parse_args(int argc, char **argv, struct options *opt)
 		{ "deadline",		required_argument,	NULL, 'D' },
 		{ "nice",		required_argument,	NULL, 'n' },
 		{ "ready",		required_argument,	NULL, 'R' },
+		{ "start-file",		required_argument,	NULL, 'S' },
 		{ "list",		no_argument,		NULL, 'l' },
 		{ "start-at",		required_argument,	NULL, 's' },
 		{ "cycle",		required_argument,	NULL, 'C' },
@@ -351,9 +355,10 @@ static void parse_args(int argc, char **argv, struct options *opt)
 	opt->policy = PROBE_POLICY;
 	opt->nice = 0;
 	opt->ready = NULL;
+	opt->start_file = NULL;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:d:g:p:rD:n:R:ls:C:owh", longopts,
+	while ((c = getopt_long(argc, argv, ":c:d:g:p:rD:n:R:S:ls:C:owh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -411,6 +416,9 @@ static void parse_args(int argc, char **argv, struct options *opt)
 			break;
 		case 'R':
 			opt->ready = optarg;
+			break;
+		case 'S':
+			opt->start_file = optarg;
 			break;
 		case 's':
 			if (parse_u64(optarg, INT64_MAX, &v) || !v)
@@ -536,6 +544,36 @@ static void mark_ready(const char *file)
 
 	if (fd < 0 || close(fd))
 		die("cannot create %s: %s", file, strerror(errno));
+}
+
+/*
+ * The start time that @file holds once written (CLOCK_MONOTONIC ns): it
+ * is polled every millisecond, asleep. Exits on a bad value or a stop.
+ */
+static int64_t read_start(const char *file)
+{
+	const struct timespec ms = { 0, NSEC_PER_MSEC };
+	char buf[32];
+	uint64_t v;
+	ssize_t n;
+	int fd;
+
+	while ((fd = open(file, O_RDONLY | O_CLOEXEC)) < 0) {
+		if (errno != ENOENT)
+			die("cannot open %s: %s", file, strerror(errno));
+		if (stop_requested)
+			exit(1);
+		nanosleep(&ms, NULL);
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		die("cannot read a start time from %s", file);
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	if (parse_u64(buf, INT64_MAX, &v) || !v)
+		die("invalid start time '%s' in %s", buf, file);
+	return (int64_t)v;
 }
 
 /* Sleep until CLOCK_MONOTONIC @when; false if stopped meanwhile. */
@@ -866,6 +904,8 @@ int main(int argc, char **argv)
 	setup_sched(&opt);
 	if (opt.ready)
 		mark_ready(opt.ready);
+	if (opt.start_file)
+		opt.start_at = read_start(opt.start_file);
 	if (opt.start_at)
 		wait_until(opt.start_at);
 
