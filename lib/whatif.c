@@ -138,11 +138,10 @@ static void ep_begin(struct sim *s, bool boosted)
 }
 
 /*
- * The episode ends: a sample of RT preemption if it began with a boost
- * and served fair tasks; a boost too, as server.c's serve_end() counts
- * it, if it was no idle boost. The live tool leaves an idle boost's
- * episode out of RT preemption; what real-time tasks waited in it is in
- * the sample all the same, and in idle_rt_ns.
+ * The episode ends, as server.c's serve_end() counts it with rt_wait: a
+ * sample of RT preemption if a higher-class task waited in it, however it
+ * began; a boost if it began with one, served fair tasks and was no idle
+ * boost.
  */
 static void ep_end(struct sim *s)
 {
@@ -150,12 +149,9 @@ static void ep_end(struct sim *s)
 		return;
 	s->ep = false;
 	s->ep_held = false;
-	if (!s->ep_boosted || !s->ep_served)
-		return;
-	fs_stat_add(&s->out->preempt, s->ep_rt);
-	if (s->ep_idle)
-		s->out->idle_rt_ns += s->ep_rt;
-	else
+	if (s->ep_rt)
+		fs_stat_add(&s->out->preempt, s->ep_rt);
+	if (s->ep_boosted && s->ep_served && !s->ep_idle)
 		s->out->boosts++;
 }
 

@@ -51,21 +51,19 @@
  * Figures: fair starvation episodes (queued fair work, a higher class
  * running, the CPU's length of each); the fair share of the CPU; and RT
  * preemption as the live tool measures it (server.c, rt_wait): per
- * serving episode, the time a higher-class task waited while the server
- * served fair tasks. A task waits while its recorded span lasts, and one
+ * serving episode in which one waited, the time a higher-class task
+ * waited while the server served fair tasks. A task waits while its recorded span lasts, and one
  * that the service preempted, or that woke during it, also until the
  * segment ends (it cannot go to sleep without the CPU): a task asleep
  * when the service began loses only the rest. Episodes are cut as the
- * live tool cuts them: one begins when the server's timer puts it in D (a
- * boost, or a replenishment while it serves one), goes on across a stop
- * followed by a start straight back to D, and ends when the server leaves
- * D otherwise. One that served no fair task is neither a boost nor a
- * sample, nor is one still in D when the window ends. One whose runtime
- * idle time used up (an idle boost: the timer fired while the CPU idled)
- * is no boost, and the live tool leaves it out of RT preemption; but a
- * stop and a start straight back to D resume it, and the higher-class
- * tasks that then wait behind the service are counted (idle_rt_ns says
- * how much of it the live tool does not see).
+ * live tool cuts them: one begins when the server enters D, goes on
+ * across a stop followed by a start straight back to D, and ends when the
+ * server leaves D otherwise; one still in D when the window ends is not
+ * counted. Boosts too: an episode the server's timer began (a boost, or a
+ * replenishment while it serves one) that served fair tasks, but for an
+ * idle boost, whose runtime idle time used up while it waited (its timer
+ * fires while the CPU idles; a stop and a start straight back to D
+ * resume it, and the tasks that then wait behind the service count).
  *
  * Censored demand: the fair jobs replayed need what they used, but a
  * task that waited behind a higher class while recording would have used
@@ -96,9 +94,8 @@ struct fs_whatif {
 	uint64_t fair_ns;		/* CPU time fair tasks got */
 	struct fs_stat starve;		/* episodes that ended */
 	uint64_t starve_open;		/* the one open at the end, 0: none */
-	struct fs_stat preempt;		/* RT preempted per boosted episode */
+	struct fs_stat preempt;		/* RT preempted per episode */
 	uint64_t boosts;		/* boosted episodes that served */
-	uint64_t idle_rt_ns;		/* preempt's part in idle boosts */
 	bool censored;			/* under-predicted: see above */
 	uint64_t missing_ns;		/* fair demand it may miss, at most */
 	uint64_t waited_ns;		/* demand hidden: load.h's censor_ns */

@@ -243,7 +243,6 @@ static void what_if(FILE *f, const struct fs_report *r)
 			fprintf(f, "},\"rt_preemption\":{");
 			stat_members(f, &w->preempt);
 			num(f, true, "per_s_ns", fs_whatif_preempt_rate(w));
-			num(f, true, "idle_boosts_ns", w->idle_rt_ns);
 			fprintf(f, "}");
 		}
 		fprintf(f, "}");

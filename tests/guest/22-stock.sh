@@ -4,6 +4,9 @@
 # and leaves behind, how it is chosen, a kernel without BTF, and, where
 # the kernel has the series, its figures beside the events' on one load:
 # both sources record the same 8 s of rt-probe/fair-probe pairs at once.
+# Those comparisons are consistency checks (one source against the
+# other), named so; each CPU's figures are also checked against the
+# probes there (what the RT task waited).
 # On the stock kernel, 07-accuracy checks the kprobe source against the
 # probes themselves (tests/run-all runs it there).
 # stock: yes
@@ -84,13 +87,20 @@ if [ $series = 1 ]; then
 				echo "# cpu$cpu $f: served per boost $(grep -o "{\"cpu\":$cpu,\"state.*" /tmp/$f.json |
 					grep -o '"served_per_boost":{[^}]*}' | head -n 1)"
 			done
-			check "cpu$cpu: boosts equal ($k_boosts, events $e_boosts)" \
+			rwait=$(val schedstat_wait_ns /tmp/st$cpu.rt)
+			check "cpu$cpu: the probes measured (RT wait $rwait, fair gaps $(val gaps /tmp/st$cpu.fair))" \
+				bash -c "[ '${rwait:-0}' -gt 0 ] && [ '$(val gaps /tmp/st$cpu.fair)' -gt 0 ]"
+			check "cpu$cpu: kprobe RT preempted $k_pre within 10% of the rt-probe's wait $rwait" \
+				near "$k_pre" "$rwait" 10 0
+			check "cpu$cpu: events RT preempted $e_pre within 10% of the rt-probe's wait $rwait" \
+				near "$e_pre" "$rwait" 10 0
+			check "consistency: cpu$cpu: boosts equal ($k_boosts, events $e_boosts)" \
 				test "$k_boosts" = "$e_boosts"
-			check "cpu$cpu: served within 5% ($k_served_ns, events $e_served_ns)" \
+			check "consistency: cpu$cpu: served within 5% ($k_served_ns, events $e_served_ns)" \
 				near "$k_served_ns" "$e_served_ns" 5 0
-			check "cpu$cpu: RT preempted within 5% ($k_pre, events $e_pre)" \
+			check "consistency: cpu$cpu: RT preempted within 5% ($k_pre, events $e_pre)" \
 				near "$k_pre" "$e_pre" 5 0
-			check "cpu$cpu: starvation max within 5% ($k_max, events $e_max)" \
+			check "consistency: cpu$cpu: starvation max within 5% ($k_max, events $e_max)" \
 				near "$k_max" "$e_max" 5 0
 		done
 	else
