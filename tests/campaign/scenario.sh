@@ -276,7 +276,7 @@ if ! setup_cgroups; then
 	echo "not ok 1 - seed $seed: cannot set up the cgroups"
 	exit 1
 fi
-tool_opts=(-c 1-3 -H 0 --json --worst 100000 -t "$dir/trace.txt")
+tool_opts=(-c 1-3 -H 0 --json --worst 100000 -D -t "$dir/trace.txt")
 [ "$buffer" -gt 0 ] && tool_opts+=(--trace-buffer-size "$buffer")
 [ -n "$wi_rt" ] && tool_opts+=(--what-if "$((wi_rt / 1000))us/$((wi_per / 1000))us")
 t_launch=$(fair-probe --now)
@@ -301,7 +301,9 @@ wait 2> /dev/null
 # ---- Oracles and checks --------------------------------------------------
 
 result $([ $tool_rc = 0 ]; echo $?) tool - "rtla fairsrv hist exits 0 on SIGINT ($tool_rc)"
-[ -s "$dir/tool.err" ] && sed 's/^/# stderr: /' "$dir/tool.err"
+# Its messages; of -D's, those of events not applied.
+grep -vE '^debug: ' "$dir/tool.err" | sed 's/^/# stderr: /'
+grep -E '^debug: .*not applied' "$dir/tool.err" | head -n 20 | sed 's/^/# stderr: /'
 lost=$(jget "$J" '"lost":')
 start_ns=$(jget "$J" '"start_ns":') dur_ns=$(jget "$J" '"duration_ns":')
 
@@ -475,8 +477,11 @@ for c in 1 2 3; do
 		t starved $c "$p: longest starvation in a wait $tm >= its own $own (-10% -2 ms)" \
 			upto "$own" "$tm" 10 2000000
 	done
-	# Boosts: a spinner behind a real-time busy loop, one setting.
-	if [ -n "${rt_hog[$c]:-}" ] && [ "${spinners[$c]:-0}" -ge 1 ] && [ "${fairs[$c]}" = "${spinners[$c]}" ] &&
+	# Boosts: spinners behind a real-time busy loop, the highest real-time
+	# task there (one below a duty cycle is also preempted by it), one
+	# setting.
+	if [ -n "${rt_hog[$c]:-}" ] && [ -z "$(pf "$top" wakes)" ] &&
+	   [ "${spinners[$c]:-0}" -ge 1 ] && [ "${fairs[$c]}" = "${spinners[$c]}" ] &&
 	   [ -z "${chg[$c]:-}" ] && [ -z "${dl[$c]:-}" ] && [ -z "${group[$c]:-}" ] && [ "${srv_rt[$c]}" != 0 ]; then
 		# Each boost takes the CPU from the real-time busy loop for about
 		# the runtime (the spinners use it all).

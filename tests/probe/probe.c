@@ -54,6 +54,7 @@
 #define MAX_DURATION_S	1000000000ULL
 #define MAX_GAP_US	1000000000ULL
 #define SCHEDSTAT_PATH	"/proc/self/schedstat"
+#define SCHEDSTAT_LEAD_NS	(2 * NSEC_PER_MSEC)
 
 /*
  * A listed interval: an off-CPU gap (its absolute start and length), or a
@@ -906,11 +907,18 @@ int main(int argc, char **argv)
 		mark_ready(opt.ready);
 	if (opt.start_file)
 		opt.start_at = read_start(opt.start_file);
+	/*
+	 * The schedstat window opens 2 ms before the wall window, not after
+	 * it: reading /proc is several system calls, and a probe starved at
+	 * its start would spend its first turns on them and count them as
+	 * its first gap. Before the start nothing starves it (the real-time
+	 * probes wait for the start too): at most 2 ms of running is in.
+	 */
+	if (opt.start_at)
+		wait_until(opt.start_at - SCHEDSTAT_LEAD_NS);
+	ss_start = read_schedstat();
 	if (opt.start_at)
 		wait_until(opt.start_at);
-
-	/* The CPU time and schedstat windows enclose the wall window. */
-	ss_start = read_schedstat();
 	cpu_start = read_clock(CLOCK_THREAD_CPUTIME_ID,
 			       "CLOCK_THREAD_CPUTIME_ID");
 	t0 = opt.start_at ? opt.start_at :
