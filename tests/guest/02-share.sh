@@ -18,7 +18,7 @@ expect() {
 	local share
 	share=$(val share_pct "/tmp/share$1.fair")
 	echo "# cpu$1: fair share ${share}% (want $2..$3), rt share $(val share_pct "/tmp/share$1.rt")%"
-	check "cpu$1: fair share $share% within [$2, $3] at $4" in_range "$share" "$2" "$3"
+	timing "cpu$1: fair share $share% within [$2, $3] at $4" in_range "$share" "$2" "$3"
 }
 expect 1 4 6 "50 ms / 1 s (default)"
 expect 2 8 12 "10 ms / 100 ms (10% +-20%)"

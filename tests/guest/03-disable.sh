@@ -21,14 +21,14 @@ starve 1 5 /tmp/off
 wait
 share=$(val share_pct /tmp/off.fair)
 echo "# disabled: fair share $share%"
-check "disabled: fair share $share% below 0.5%" in_range "$share" 0 0.5
+timing "disabled: fair share $share% below 0.5%" in_range "$share" 0 0.5
 
 check "cpu1: restoring runtime 50 ms succeeds" fs_write 1 runtime 50000000
 starve 1 5 /tmp/on
 wait
 share=$(val share_pct /tmp/on.fair)
 echo "# restored: fair share $share%"
-check "restored: fair share $share% within [4, 6]" in_range "$share" 4 6
+timing "restored: fair share $share% within [4, 6]" in_range "$share" 4 6
 check "no WARNING or BUG in the kernel log" \
 	bash -c '! dmesg | grep -E "WARNING|BUG:|Oops"'
 done_tap

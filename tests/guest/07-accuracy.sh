@@ -88,27 +88,27 @@ for cpu in 1 2 3; do
 			 [ '${frun:-0}' -gt 0 ] && [ '${rwait:-0}' -gt 0 ]"
 	# Each long gap inside the window ended with a boost; the RT probe is
 	# asleep before the window and gone after it: no boost outside it.
-	check "cpu$cpu: boosts ($boosts) = the fair-probe's long gaps ($fn) +-1" \
+	timing "cpu$cpu: boosts ($boosts) = the fair-probe's long gaps ($fn) +-1" \
 		near "$boosts" "$fn" 0 1
-	check "cpu$cpu: server waits ($sn) = the fair-probe's long gaps ($fn) +-1" \
+	timing "cpu$cpu: server waits ($sn) = the fair-probe's long gaps ($fn) +-1" \
 		near "$sn" "$fn" 0 1
-	check "cpu$cpu: mean server wait ($savg ns) within 5% of the fair-probe's mean long gap ($favg ns)" \
+	timing "cpu$cpu: mean server wait ($savg ns) within 5% of the fair-probe's mean long gap ($favg ns)" \
 		near "$savg" "$favg" 5 0
-	check "cpu$cpu: max server wait ($smax ns) <= the fair-probe's max gap ($fmax ns) + 2 ms" \
+	timing "cpu$cpu: max server wait ($smax ns) <= the fair-probe's max gap ($fmax ns) + 2 ms" \
 		le "$smax" "$fmax" 2000000
-	check "cpu$cpu: starvation episodes over 100 ms ($tn) = the fair-probe's long gaps ($fn) +-1" \
+	timing "cpu$cpu: starvation episodes over 100 ms ($tn) = the fair-probe's long gaps ($fn) +-1" \
 		near "$tn" "$fn" 0 1
-	check "cpu$cpu: mean starvation ($tavg ns) within 5% of the fair-probe's mean long gap ($favg ns)" \
+	timing "cpu$cpu: mean starvation ($tavg ns) within 5% of the fair-probe's mean long gap ($favg ns)" \
 		near "$tavg" "$favg" 5 0
-	check "cpu$cpu: max starvation ($tmax ns) <= the fair-probe's max gap ($fmax ns) + 2 ms" \
+	timing "cpu$cpu: max starvation ($tmax ns) <= the fair-probe's max gap ($fmax ns) + 2 ms" \
 		le "$tmax" "$fmax" 2000000
-	check "cpu$cpu: RT preempted ($ptot ns) within 10% of the rt-probe's wait ($rwait ns)" \
+	timing "cpu$cpu: RT preempted ($ptot ns) within 10% of the rt-probe's wait ($rwait ns)" \
 		near "$ptot" "$rwait" 10 0
-	check "cpu$cpu: max RT preemption ($pmax ns) <= the rt-probe's max gap ($rmax ns) + 2 ms" \
+	timing "cpu$cpu: max RT preemption ($pmax ns) <= the rt-probe's max gap ($rmax ns) + 2 ms" \
 		le "$pmax" "$rmax" 2000000
-	check "cpu$cpu: served ($served ns) within 10% of the rt-probe's wait ($rwait ns)" \
+	timing "cpu$cpu: served ($served ns) within 10% of the rt-probe's wait ($rwait ns)" \
 		near "$served" "$rwait" 10 0
-	check "cpu$cpu: served ($served ns) >= 90% of the fair-probe's run time ($frun ns)" \
+	timing "cpu$cpu: served ($served ns) >= 90% of the fair-probe's run time ($frun ns)" \
 		le "$frun" "$((served * 100 / 90))" 0
 done
 check "cpu0 (no RT load): 0 boosts ($(jnum 0 boosts))" test "$(jnum 0 boosts)" = 0

@@ -27,13 +27,13 @@ check "rtla fairsrv top exits 0 after -d (got $rc)" test $rc = 0
 awk '$1 == "1" && $3 == "|" { print $2, $7 }' /tmp/ow.top > /tmp/ow.rows
 sed 's/^/# refresh: /' /tmp/ow.rows
 n=$(wc -l < /tmp/ow.rows)
-check "top printed at least 4 tables ($n), plain: not a terminal" \
+timing "top printed at least 4 tables ($n), plain: not a terminal" \
 	bash -c "[ $n -ge 4 ] && ! grep -q \$'\\033' /tmp/ow.top"
 check "the server shows as off from the first table" \
 	bash -c "! grep -qv '^off ' /tmp/ow.rows"
 grows=$(awk 'NR > 1 && $2 != "-" && p != "-" && $2 > p + 500 { g++ } { p = $2 }
 	END { print g + 0 }' /tmp/ow.rows)
-check "the open episode grows by more than 0.5 s per refresh ($grows times)" \
+timing "the open episode grows by more than 0.5 s per refresh ($grows times)" \
 	test "$grows" -ge 2
 
 # The oracle: the fair task's own schedstat around the run. It must not
@@ -60,7 +60,7 @@ check "the tool's window lies in that time, and lasts -d (4 s)" \
 		 [ '${dur:-0}' -ge 4000000000 ]"
 # The kernel reports the episode at its first tick after the events are
 # on: a few ticks after the window opens.
-check "one open episode as long as the window, less 10 ms (${open:-none} of $dur ns)" \
+timing "one open episode as long as the window, less 10 ms (${open:-none} of $dur ns)" \
 	bash -c "[ -n '$open' ] && [ \$(( $open + 10000000 )) -ge $dur ]"
 check "it is open in the JSON, its start not seen (before the run)" \
 	grep -q '"open":{"cpu":1,"start_ns":[0-9]*,"ns":[0-9]*,"open":true,"start_known":false' /tmp/ow.json

@@ -151,12 +151,12 @@ add() { num "$1" "$2" && echo $(( $1 + $2 )); }
 tmax_ns=$(ns "$tmax")
 check "timerlat measured thread latencies on CPU $cpu (count $tcount, max $tmax us)" \
 	in_range "$tcount" 1 1000000000
-check "timerlat's longest ($tmax us) <= the tool's longest RT preemption ($pmax ns) + its longest IRQ latency ($imax us) + 2 ms" \
+timing "timerlat's longest ($tmax us) <= the tool's longest RT preemption ($pmax ns) + its longest IRQ latency ($imax us) + 2 ms" \
 	le "$tmax_ns" "$(add "$pmax" "$(ns "$imax")")" 2000000
-check "timerlat's longest ($tmax us) >= the tool's longest but $miss (the $nth ms bucket) - a period - 1 ms" \
+timing "timerlat's longest ($tmax us) >= the tool's longest but $miss (the $nth ms bucket) - a period - 1 ms" \
 	le "$(add "$(ns "$(ns "$nth")")" -$(( (tl_period_us + 1000) * 1000 )))" "$tmax_ns" 0
-check "timerlat's long latencies ($tlong) >= boosts ($boosts) - $miss missed" \
+timing "timerlat's long latencies ($tlong) >= boosts ($boosts) - $miss missed" \
 	le "$boosts" "$tlong" "$miss"
-check "timerlat's long latencies ($tlong) <= boosts ($boosts) + the $ilate interrupts from $((long_us - 2000)) us + 1" \
+timing "timerlat's long latencies ($tlong) <= boosts ($boosts) + the $ilate interrupts from $((long_us - 2000)) us + 1" \
 	le "$tlong" "$(add "$boosts" "$ilate")" 1
 done_tap
