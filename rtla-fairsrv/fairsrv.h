@@ -144,7 +144,7 @@ void fs_probes_cleanup_stale(void);
 
 struct fs_trace *fs_trace_open(const struct fs_params *p,
 			       struct fs_trace_caps *caps);
-int fs_trace_start(struct fs_trace *t, uint64_t *on);
+int fs_trace_start(struct fs_trace *t, uint64_t *on, uint64_t *all);
 int fs_trace_collect(struct fs_trace *t, fs_sink_fn sink, void *ctx);
 int fs_trace_stop(struct fs_trace *t, fs_sink_fn sink, void *ctx,
 		  uint64_t *off);

@@ -41,8 +41,9 @@ struct run {
 	uint64_t jiffies_ns, jiffies;	/* read at start, for the tick */
 	bool have_jiffies;
 	struct fs_worst worst;		/* the longest episodes */
-	uint64_t start_ns;		/* the window opened: CLOCK_MONOTONIC,
-					 * the trace clock */
+	uint64_t on_ns;			/* tracing went on, the first events */
+	uint64_t start_ns;		/* the window opened, every event on:
+					 * CLOCK_MONOTONIC, the trace clock */
 	uint64_t events;
 	long long lost;			/* from the records' drop marks */
 	bool lost_unknown;
@@ -334,10 +335,13 @@ static int refresh(struct run *run)
 	return ret;
 }
 
-/* The server's parameters, as debugfs has them at start, for each CPU. */
+/*
+ * The server's parameters, as debugfs has them at start, for each CPU, as
+ * of tracing on: the first event it can precede.
+ */
 static void found(struct run *run)
 {
-	uint64_t now = run->start_ns, runtime, period;
+	uint64_t now = run->on_ns, runtime, period;
 	struct fs_outcome out;
 	int cpu;
 
@@ -412,7 +416,7 @@ static void found_tasks(struct run *run)
 	}
 	qsort(f.ev, f.nr, sizeof(*f.ev), by_cpu_prio);
 	for (i = 0; i < f.nr; i++) {
-		f.ev[i].ts = run->start_ns;
+		f.ev[i].ts = run->on_ns;
 		if (queue(run, &f.ev[i]))
 			break;
 	}
@@ -510,12 +514,16 @@ static int apply_config(struct run *run, struct fs_trace *t)
 {
 	if (house_keeping(run->p))
 		return -1;
-	/* The window opens as tracing goes on: nothing is recorded before. */
-	if (fs_trace_start(t, &run->start_ns))
+	/*
+	 * Tracing goes on with the server's events, the others follow: the
+	 * window opens once every event is on. What the server did while the
+	 * others were being enabled is in (the time -D gives).
+	 */
+	if (fs_trace_start(t, &run->on_ns, &run->start_ns))
 		return -1;
-	fs_debug("window open at %llu, set up in %llu ms",
-		 (unsigned long long)run->start_ns,
-		 (unsigned long long)((fs_system_now() - run->start_ns) / 1000000));
+	fs_debug("tracing on at %llu, every event on and the window open %llu ms later",
+		 (unsigned long long)run->on_ns,
+		 (unsigned long long)((run->start_ns - run->on_ns) / 1000000));
 	found(run);
 	/* The load is known from here: what ran before is not. */
 	if (fs_params_load(run->p)) {

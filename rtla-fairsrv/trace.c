@@ -599,10 +599,10 @@ static int enable_extra(struct fs_trace *t, struct tracefs_instance *inst)
 /*
  * Set up one instance: clock and buffer size, the server's events, then
  * tracing on at @on (CLOCK_MONOTONIC, NULL: not asked), then the other
- * events (see before_on()).
+ * events (see before_on()), all on at @all.
  */
 static int set_up(struct fs_trace *t, struct tracefs_instance *inst,
-		  uint64_t *on)
+		  uint64_t *on, uint64_t *all)
 {
 	const struct fs_params *p = t->p;
 
@@ -629,18 +629,23 @@ static int set_up(struct fs_trace *t, struct tracefs_instance *inst,
 		       tracefs_instance_get_name(inst));
 		return -1;
 	}
-	return enable_events(t, inst, false);
+	if (enable_events(t, inst, false))
+		return -1;
+	if (all)
+		*all = fs_system_now();
+	return 0;
 }
 
 /*
- * Set up the instances; the one we consume records from @on: the run's
- * window opens there.
+ * Set up the instances; the one we consume records from @on, with every
+ * event from @all: the run's window opens there.
  */
-int fs_trace_start(struct fs_trace *t, uint64_t *on)
+int fs_trace_start(struct fs_trace *t, uint64_t *on, uint64_t *all)
 {
-	if (t->rec && (set_up(t, t->rec, NULL) || enable_extra(t, t->rec)))
+	if (t->rec && (set_up(t, t->rec, NULL, NULL) ||
+		       enable_extra(t, t->rec)))
 		return -1;
-	return set_up(t, t->inst, on);
+	return set_up(t, t->inst, on, all);
 }
 
 /* Decode one record of @cpu's buffer and hand it to @sink. */
