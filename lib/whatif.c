@@ -506,6 +506,77 @@ void fs_whatif_replay(const struct fs_load *load, uint64_t runtime,
 	fs_whatif_censor(load, out);
 }
 
+uint64_t fs_bw(uint64_t runtime, uint64_t period)
+{
+	if (!period)
+		return 0;
+	return (uint64_t)(((__int128)runtime << FS_BW_SHIFT) / period);
+}
+
+uint64_t fs_rd_room(const struct fs_rd_bw *rd, uint64_t old_bw)
+{
+	__int128 room;
+
+	if (rd->total_bw < 0 || (uint64_t)rd->total_bw < rd->servers_bw)
+		return 0;
+	if (rd->bw < 0)
+		return UINT64_MAX;
+	room = (__int128)rd->bw * rd->cpus - rd->total_bw + old_bw;
+	return room < 0 ? 0 : room > UINT64_MAX ? UINT64_MAX : (uint64_t)room;
+}
+
+/*
+ * The first write's step of applying (@r, @p) from (@r0, @p0): whether it
+ * is valid (runtime within the period), fits @room, and leaves a second
+ * write that cannot raise the bandwidth (no refusal after a success).
+ */
+static void step(uint64_t r, uint64_t p, uint64_t new_bw, uint64_t room,
+		 bool *valid, bool *fits, bool *safe)
+{
+	uint64_t bw = fs_bw(r, p);
+
+	*valid = r <= p;
+	*fits = *valid && bw <= room;
+	*safe = *fits && bw >= new_bw;
+}
+
+void fs_whatif_apply(uint64_t r0, uint64_t p0, uint64_t r1, uint64_t p1,
+		     uint64_t room, struct fs_apply *a)
+{
+	uint64_t new_bw = fs_bw(r1, p1), old_bw = fs_bw(r0, p0);
+	bool va, fa, sa, vb, fb, sb;
+
+	memset(a, 0, sizeof(*a));
+	a->nr = (r1 != r0) + (p1 != p0);
+	a->runtime_first = r1 != r0;
+	a->safe = true;
+	a->fits = new_bw <= room;
+	if (a->nr < 2)
+		return;
+	/* A: the runtime first, through (r1, p0); B: the period, (r0, p1). */
+	step(r1, p0, new_bw, room, &va, &fa, &sa);
+	step(r0, p1, new_bw, room, &vb, &fb, &sb);
+	if (sa || sb) {
+		/* Both: the step that takes the less bandwidth. */
+		a->runtime_first = sa && (!sb || fs_bw(r1, p0) <= fs_bw(r0, p1));
+		return;
+	}
+	/*
+	 * No order leaves the old setting on any refusal: a first write that
+	 * fits, preferably one that does not raise the bandwidth; the
+	 * second may be refused, and the first is then to be undone.
+	 */
+	a->safe = false;
+	if (fa != fb)
+		a->runtime_first = fa;
+	else if (va != vb)
+		a->runtime_first = va;
+	else
+		a->runtime_first = fs_bw(r1, p0) <= old_bw ||
+				   fs_bw(r1, p0) <= fs_bw(r0, p1);
+	a->fits = a->fits && (a->runtime_first ? fa : fb);
+}
+
 uint64_t fs_whatif_worst(const struct fs_whatif *w)
 {
 	uint64_t worst = w->starve.count ? w->starve.max : 0;
@@ -542,7 +613,8 @@ static bool better(const struct fs_whatif *a, const struct fs_whatif *b)
 }
 
 bool fs_whatif_advise(const struct fs_load *load, uint64_t target_ns,
-		      unsigned int margin_pct, struct fs_whatif *out)
+		      unsigned int margin_pct, uint64_t max_bw,
+		      struct fs_whatif *out)
 {
 	static const unsigned int period_ms[] = {
 		1000, 500, 200, 100, 50, 20, 10,
@@ -563,17 +635,20 @@ bool fs_whatif_advise(const struct fs_load *load, uint64_t target_ns,
 			struct fs_whatif w;
 
 			if (runtime < MIN_ADVISED_NS ||
-			    runtime < MIN_ADVISED_TICKS * load->tick_ns)
+			    runtime < MIN_ADVISED_TICKS * load->tick_ns ||
+			    fs_bw(runtime, period) > max_bw)
 				continue;
 			fs_whatif_replay(load, runtime, period, &w);
 			if (fs_whatif_worst(&w) > limit)
 				continue;
+			/*
+			 * Every runtime: more of it can preempt less (an
+			 * earlier boost that falls in a higher class's gap).
+			 */
 			if (!found || better(&w, out)) {
 				*out = w;
 				found = true;
 			}
-			/* More runtime only preempts more. */
-			break;
 		}
 	}
 	return found;

@@ -119,12 +119,62 @@ uint64_t fs_whatif_preempt_rate(const struct fs_whatif *w);
 
 /*
  * Advice: of the settings tried (periods from 10 ms to 1 s, runtimes
- * from 1% to 50% of them, none below 100 us or five ticks), the one whose worst
- * starvation stays within @target_ns less a margin of @margin_pct percent
- * for what the replay cannot see, with the least RT preemption per second,
- * then the shortest worst preemption. Fills @out; false if none meets it.
+ * from 1% to 50% of them, none below 100 us or five ticks, nor above
+ * @max_bw of bandwidth), the one whose worst starvation stays within
+ * @target_ns less a margin of @margin_pct percent for what the replay
+ * cannot see, with the least RT preemption per second, then the shortest
+ * worst preemption. Every runtime of every period is replayed: more
+ * runtime does not always preempt more. Fills @out; false if none meets
+ * it.
  */
 bool fs_whatif_advise(const struct fs_load *load, uint64_t target_ns,
-		      unsigned int margin_pct, struct fs_whatif *out);
+		      unsigned int margin_pct, uint64_t max_bw,
+		      struct fs_whatif *out);
+
+/* Deadline bandwidth as the kernel counts it (to_ratio()): 1 << 20 is a CPU. */
+#define FS_BW_SHIFT	20
+uint64_t fs_bw(uint64_t runtime, uint64_t period);
+
+/*
+ * A root domain's deadline bandwidth, as /sys/kernel/debug/sched/debug
+ * shows it for each of its CPUs (dl_bw->bw, dl_bw->total_bw), with its
+ * CPUs (each taken at full capacity) and the bandwidth of their fair
+ * servers, as their debugfs files give it.
+ */
+struct fs_rd_bw {
+	int64_t bw;		/* per CPU; -1: no limit */
+	int64_t total_bw;	/* the servers' and deadline tasks' */
+	unsigned int cpus;
+	uint64_t servers_bw;
+};
+
+/*
+ * The most bandwidth a fair server that has @old_bw can be given in @rd:
+ * what __dl_overflow() admits (UINT64_MAX without a limit). 0 when the
+ * root domain holds less than its servers' bandwidth: a 6.12 without the
+ * fix loses it at a root-domain rebuild, and then refuses every write.
+ */
+uint64_t fs_rd_room(const struct fs_rd_bw *rd, uint64_t old_bw);
+
+/* How to write a new setting through the server's two debugfs files. */
+struct fs_apply {
+	unsigned int nr;	/* writes: 0, 1 or 2 */
+	bool runtime_first;
+	/*
+	 * Every refusal leaves the old setting: the first write fits, and
+	 * the second cannot raise the bandwidth. Else the second may be
+	 * refused, and the first is to be undone.
+	 */
+	bool safe;
+	bool fits;		/* the setting and the step fit the room */
+};
+
+/*
+ * The order in which to write (@r1, @p1) over (@r0, @p0), the server
+ * allowed @room of bandwidth. The kernel refuses a runtime above the
+ * period (EINVAL) and a bandwidth over the room (EBUSY), at each write.
+ */
+void fs_whatif_apply(uint64_t r0, uint64_t p0, uint64_t r1, uint64_t p1,
+		     uint64_t room, struct fs_apply *a);
 
 #endif

@@ -74,23 +74,50 @@ static void censored(FILE *f, const struct fs_report *r)
 	}
 }
 
+/* One debugfs write of @x's setting: its runtime, or its period. */
+static void write_one(FILE *f, const struct fs_whatif_row *x, bool runtime,
+		      uint64_t value)
+{
+	fprintf(f, "echo %llu > " FS_DEBUGFS "/cpu%d/%s\n",
+		(unsigned long long)value, x->cpu,
+		runtime ? "runtime" : "period");
+}
+
 /*
- * The writes that apply @x, in an order the kernel accepts at each step:
- * the runtime never above the period in force.
+ * The writes that apply @x, in the order fs_whatif_apply() found: where
+ * any refusal leaves the old setting, the second write cannot raise the
+ * bandwidth; else a comment says how to undo the first.
  */
 static void writes(FILE *f, const struct fs_whatif_row *x)
 {
-	bool runtime_first = x->w.runtime <= x->old_period;
-	int i;
+	const struct fs_apply *a = &x->apply;
+	bool first = a->runtime_first;
 
-	for (i = 0; i < 2; i++) {
-		bool runtime = (i == 0) == runtime_first;
-
-		fprintf(f, "echo %llu > " FS_DEBUGFS "/cpu%d/%s\n",
-			(unsigned long long)(runtime ? x->w.runtime :
-							x->w.period),
-			x->cpu, runtime ? "runtime" : "period");
+	if (!a->nr) {
+		fprintf(f, "# (CPU %d already has it)\n", x->cpu);
+		return;
 	}
+	write_one(f, x, first, first ? x->w.runtime : x->w.period);
+	if (a->nr < 2)
+		return;
+	write_one(f, x, !first, first ? x->w.period : x->w.runtime);
+	if (!a->safe)
+		fprintf(f, "# No order of the two writes is safe here: if the kernel refuses the second, undo the first with: echo %llu > " FS_DEBUGFS "/cpu%d/%s\n",
+			(unsigned long long)(first ? x->old_runtime :
+						     x->old_period),
+			x->cpu, first ? "runtime" : "period");
+}
+
+/* What is known of whether the kernel will take @x's writes. */
+static void admission(FILE *f, const struct fs_whatif_row *x)
+{
+	if (!x->room_known)
+		fprintf(f, "# The root domain's deadline bandwidth could not be read (/sys/kernel/debug/sched/debug): the kernel may refuse the writes (EBUSY)\n");
+	else if (x->room_bw == UINT64_MAX)
+		fprintf(f, "# The root domain has no deadline bandwidth limit (sched_rt_runtime_us -1)\n");
+	else
+		fprintf(f, "# It fits the deadline bandwidth its root domain has free for this server, %.2f%% of a CPU (servers and SCHED_DEADLINE tasks counted, as of the end of the run, the advice above taken as applied)\n",
+			100.0 * x->room_bw / (1 << FS_BW_SHIFT));
 }
 
 /* The advice of one CPU. */
@@ -99,14 +126,23 @@ static void advice(FILE *f, const struct fs_report *r,
 {
 	double target = r->p->target_ns / NS_PER_MS;
 
+	if (x->kind == FS_WHATIF_NONE && x->rd_lost) {
+		fprintf(f, "# Advice for CPU %d: none can be applied: its root domain holds less deadline bandwidth than its fair servers have (a 6.12 kernel without the fix loses it at a root-domain rebuild, which even a read of sched_rt_runtime_us makes): the kernel refuses every write (EBUSY)\n",
+			x->cpu);
+		return;
+	}
 	if (x->kind == FS_WHATIF_NONE) {
-		fprintf(f, "# Advice for CPU %d: no setting tried keeps fair starvation within %.2f ms on this load (with a margin of %d%%)\n",
-			x->cpu, target, FS_ADVICE_MARGIN);
+		fprintf(f, "# Advice for CPU %d: no setting tried keeps fair starvation within %.2f ms on this load (with a margin of %d%%)%s\n",
+			x->cpu, target, FS_ADVICE_MARGIN,
+			x->room_known && x->room_bw != UINT64_MAX ?
+			", within the deadline bandwidth its root domain has free" :
+			"");
 		return;
 	}
 	fprintf(f, "# Advice for CPU %d: %.2f ms every %.2f ms keeps fair starvation within %.2f ms (predicted %.2f, a margin of %d%% kept) with the least RT preemption. To apply it (not applied):\n",
 		x->cpu, x->w.runtime / NS_PER_MS, x->w.period / NS_PER_MS,
 		target, fs_whatif_worst(&x->w) / NS_PER_MS, FS_ADVICE_MARGIN);
+	admission(f, x);
 	writes(f, x);
 }
 

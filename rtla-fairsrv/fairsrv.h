@@ -211,6 +211,16 @@ struct fs_whatif_row {
 	enum fs_whatif_kind kind;
 	struct fs_whatif w;
 	uint64_t old_runtime, old_period;	/* advised: the writes' order */
+	/*
+	 * Advised: the bandwidth its root domain had free for this server
+	 * (the advice of the CPUs before it taken as applied), if known;
+	 * whether the root domain lost its servers' bandwidth (then every
+	 * write is refused); how to write the setting.
+	 */
+	bool room_known;
+	uint64_t room_bw;
+	bool rd_lost;
+	struct fs_apply apply;
 };
 
 /* actions.c: run @n actions in order, up to the first that fails or a

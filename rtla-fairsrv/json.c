@@ -207,6 +207,36 @@ static void tasks(FILE *f, const struct fs_report *r)
 	num(f, true, "other_tasks", r->other_tasks);
 }
 
+/*
+ * The advice's admission (the bandwidth its root domain had free for the
+ * server, null if not known or unlimited) and its writes, in order.
+ */
+static void advised(FILE *f, const struct fs_whatif_row *x)
+{
+	const struct fs_apply *a = &x->apply;
+	unsigned int i;
+
+	fprintf(f, ",\"admission\":{\"checked\":%s,\"room_bw\":",
+		x->room_known ? "true" : "false");
+	if (x->room_known && x->room_bw != UINT64_MAX)
+		fprintf(f, "%llu", (unsigned long long)x->room_bw);
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\"lost\":%s}", x->rd_lost ? "true" : "false");
+	if (x->kind == FS_WHATIF_NONE)
+		return;
+	fprintf(f, ",\"writes\":[");
+	for (i = 0; i < a->nr; i++) {
+		bool runtime = (i == 0) == a->runtime_first;
+
+		fprintf(f, "%s{\"file\":\"%s\",\"value\":%llu}", i ? "," : "",
+			runtime ? "runtime" : "period",
+			(unsigned long long)(runtime ? x->w.runtime :
+						       x->w.period));
+	}
+	fprintf(f, "],\"writes_safe\":%s", a->safe ? "true" : "false");
+}
+
 /* --what-if and --target-starvation: the replays, then the advice. */
 static void what_if(FILE *f, const struct fs_report *r)
 {
@@ -221,12 +251,12 @@ static void what_if(FILE *f, const struct fs_report *r)
 	num(f, true, "margin_pct", FS_ADVICE_MARGIN);
 	fprintf(f, ",\"replays\":[");
 	for (i = 0; i < r->nr_what_if; i++) {
-		const struct fs_whatif *w = &r->what_if[i].w;
+		const struct fs_whatif_row *x = &r->what_if[i];
+		const struct fs_whatif *w = &x->w;
 
 		fprintf(f, "%s{\"cpu\":%d,\"setting\":\"%s\"", i ? "," : "",
-			r->what_if[i].cpu,
-			fs_whatif_kind_name(r->what_if[i].kind));
-		if (r->what_if[i].kind != FS_WHATIF_NONE) {
+			x->cpu, fs_whatif_kind_name(x->kind));
+		if (x->kind != FS_WHATIF_NONE) {
 			num(f, true, "runtime_ns", w->runtime);
 			num(f, true, "period_ns", w->period);
 			num(f, true, "window_ns", w->window_ns);
@@ -245,6 +275,8 @@ static void what_if(FILE *f, const struct fs_report *r)
 			num(f, true, "per_s_ns", fs_whatif_preempt_rate(w));
 			fprintf(f, "}");
 		}
+		if (x->kind == FS_WHATIF_ADVISED || x->kind == FS_WHATIF_NONE)
+			advised(f, x);
 		fprintf(f, "}");
 	}
 	fprintf(f, "]}");

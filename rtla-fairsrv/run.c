@@ -695,6 +695,115 @@ static struct fs_whatif_row *add_row(struct fs_whatif_row *rows, size_t *nr,
 	return row;
 }
 
+/* The kernel's own figures of each CPU's root domain (sched/debug). */
+#define SCHED_DEBUG	"/sys/kernel/debug/sched/debug"
+
+/* A CPU's root domain's deadline bandwidth, as sched/debug shows it. */
+struct rd_cpu {
+	bool seen;
+	int64_t bw, total_bw;
+};
+
+/*
+ * Read each online CPU's root domain's dl_bw->bw and ->total_bw into
+ * @rc (@nr CPUs); -1 if the file cannot be read. Not from
+ * /proc/sys/kernel/sched_rt_runtime_us: on 6.12 even a read of it
+ * rebuilds the root domains, which without the fix loses the servers'
+ * bandwidth and makes every later write fail.
+ */
+static int rd_read(struct rd_cpu *rc, int nr)
+{
+	FILE *f = fopen(SCHED_DEBUG, "r");
+	char line[256];
+	long long v;
+	int cpu = -1, c;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "dl_rq[%d]:", &c) == 1)
+			cpu = c >= 0 && c < nr ? c : -1;
+		else if (cpu < 0)
+			continue;
+		else if (sscanf(line, " .dl_bw->bw : %lld", &v) == 1)
+			rc[cpu].bw = v;
+		else if (sscanf(line, " .dl_bw->total_bw : %lld", &v) == 1) {
+			rc[cpu].total_bw = v;
+			rc[cpu].seen = true;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+/*
+ * @cpu's root domain from @rc: its CPUs taken to be the online ones that
+ * show the same figures, each of full capacity, and their fair servers'
+ * bandwidth as debugfs gives it (0 if one cannot be read: then a lost
+ * bandwidth is not recognized).
+ */
+static void rd_of(const struct rd_cpu *rc, int nr, int cpu,
+		  struct fs_rd_bw *rd)
+{
+	bool servers = true;
+	uint64_t r, p;
+	int d;
+
+	memset(rd, 0, sizeof(*rd));
+	rd->bw = rc[cpu].bw;
+	rd->total_bw = rc[cpu].total_bw;
+	for (d = 0; d < nr; d++) {
+		if (!rc[d].seen || rc[d].bw != rc[cpu].bw ||
+		    rc[d].total_bw != rc[cpu].total_bw)
+			continue;
+		rd->cpus++;
+		if (fs_system_server(d, &r, &p))
+			servers = false;
+		else
+			rd->servers_bw += fs_bw(r, p);
+	}
+	if (!servers)
+		rd->servers_bw = 0;
+}
+
+/*
+ * The advice for @cpu into @row, within its root domain's free bandwidth
+ * if @rc knows it; what the advice takes is then taken from the other
+ * CPUs of that root domain, for the advice printed after it.
+ */
+static void advise(struct run *run, struct rd_cpu *rc, int cpu,
+		   struct fs_whatif_row *row)
+{
+	uint64_t old_bw = fs_bw(row->old_runtime, row->old_period);
+	uint64_t max_bw = UINT64_MAX, new_bw;
+	int nr = run->p->nr_cpus, d;
+	struct fs_rd_bw rd;
+
+	if (rc && rc[cpu].seen) {
+		rd_of(rc, nr, cpu, &rd);
+		row->room_known = true;
+		row->room_bw = max_bw = fs_rd_room(&rd, old_bw);
+		row->rd_lost = rd.total_bw < 0 ||
+			       (uint64_t)rd.total_bw < rd.servers_bw;
+	}
+	if (row->rd_lost ||
+	    !fs_whatif_advise(&run->loads.cpu[cpu], run->p->target_ns,
+			      FS_ADVICE_MARGIN, max_bw, &row->w)) {
+		row->kind = FS_WHATIF_NONE;
+		return;
+	}
+	fs_whatif_apply(row->old_runtime, row->old_period, row->w.runtime,
+			row->w.period, max_bw, &row->apply);
+	new_bw = fs_bw(row->w.runtime, row->w.period);
+	if (!row->room_known || new_bw == old_bw)
+		return;
+	for (d = 0; d < nr; d++)
+		if (d != cpu && rc[d].seen && rc[d].bw == rc[cpu].bw &&
+		    rc[d].total_bw == rc[cpu].total_bw)
+			rc[d].total_bw += (int64_t)(new_bw - old_bw);
+	rc[cpu].total_bw += (int64_t)(new_bw - old_bw);
+}
+
 /* Append a replay of @cpu's load to @rows. */
 static void replay(struct fs_whatif_row *rows, size_t *nr, const struct run *run,
 		   int cpu, enum fs_whatif_kind kind, uint64_t runtime,
@@ -716,6 +825,7 @@ static struct fs_whatif_row *what_if(struct run *run, struct fs_report *r,
 	const struct fs_params *p = run->p;
 	size_t per_cpu = 2 + p->nr_what_if, nr = 0;
 	struct fs_whatif_row *rows;
+	struct rd_cpu *rc = NULL;
 	unsigned int i;
 	int cpu;
 
@@ -725,6 +835,15 @@ static struct fs_whatif_row *what_if(struct run *run, struct fs_report *r,
 		      sizeof(*rows));
 	if (!rows)
 		return NULL;
+	if (p->target_ns) {
+		rc = calloc(p->nr_cpus, sizeof(*rc));
+		if (rc && rd_read(rc, p->nr_cpus)) {
+			fs_debug("cannot read %s: the advice's bandwidth is not checked",
+				 SCHED_DEBUG);
+			free(rc);
+			rc = NULL;
+		}
+	}
 	fs_loads_finish(&run->loads, now);
 	if (run->loads.failed)
 		fs_err("out of memory while recording the load: the what-if replays part of it");
@@ -759,10 +878,9 @@ static struct fs_whatif_row *what_if(struct run *run, struct fs_report *r,
 		if (!p->target_ns)
 			continue;
 		row = add_row(rows, &nr, run, cpu, FS_WHATIF_ADVISED);
-		if (!fs_whatif_advise(&run->loads.cpu[cpu], p->target_ns,
-				      FS_ADVICE_MARGIN, &row->w))
-			row->kind = FS_WHATIF_NONE;
+		advise(run, rc, cpu, row);
 	}
+	free(rc);
 	r->what_if = rows;
 	r->nr_what_if = nr;
 	return rows;

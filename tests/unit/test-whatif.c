@@ -352,7 +352,7 @@ static void advice(void)
 	struct fs_whatif w;
 
 	l.tick_ns = MS;
-	ok(fs_whatif_advise(&l, 100 * MS, 10, &w),
+	ok(fs_whatif_advise(&l, 100 * MS, 10, UINT64_MAX, &w),
 	   "advice: a setting meets 100 ms");
 	ok(fs_whatif_worst(&w) <= 90 * MS && w.runtime >= 5 * MS,
 	   "advice: %llu/%llu ms, worst %llu ms, no runtime below five ticks",
@@ -362,8 +362,159 @@ static void advice(void)
 	/* The least preemption: 10% at 50 ms (5 ms) beats 10% at 100 ms. */
 	ok(w.period == 50 * MS && w.runtime == 5 * MS,
 	   "advice: 5 ms every 50 ms, the least RT preemption");
-	ok(!fs_whatif_advise(&l, 5 * MS, 10, &w),
+	ok(!fs_whatif_advise(&l, 5 * MS, 10, UINT64_MAX, &w),
 	   "advice: nothing meets 5 ms with runtimes of five ticks");
+	/* Within 10% of a CPU's bandwidth, 5/50 still; below, none. */
+	ok(fs_whatif_advise(&l, 100 * MS, 10, fs_bw(5 * MS, 50 * MS), &w) &&
+	   w.period == 50 * MS && w.runtime == 5 * MS,
+	   "advice: 5/50 fits 10%% of bandwidth");
+	ok(!fs_whatif_advise(&l, 100 * MS, 10, fs_bw(9 * MS, 100 * MS), &w),
+	   "advice: nothing meets 100 ms within 9%% of bandwidth");
+}
+
+/*
+ * More runtime can preempt less. A hog with a gap at 800-950 ms and a
+ * spinner, 1 s periods, a tick of 1 ms. 150 ms: timer at 850, forwarded
+ * to 900 and 950 by the background use in the gap, which uses the runtime
+ * up at 950: a deferred period to 1950, the boost at 1800 serves 150 ms;
+ * the next (from 1950.05) 150.95 to the tick; 100.32 ms/s. 200 ms: the
+ * boost at 800 falls in the gap, and the hog, awake at 950, waits 50 ms
+ * of it; then a period from 1000.05, the boost at 1800.05 serves 200.95:
+ * 83.65 ms/s.
+ */
+static void more_runtime_less_preemption(void)
+{
+	struct fs_load l;
+	struct fs_whatif w150, w200;
+
+	spans[0] = (struct fs_span){ 0, 800 * MS };
+	spans[1] = (struct fs_span){ 950 * MS, 3 * SEC };
+	jobs[0] = (struct fs_job){ 0, FS_WORK_OPEN };
+	l = load(3 * SEC, 2, 1);
+	l.tick_ns = MS;
+	fs_whatif_replay(&l, 150 * MS, SEC, &w150);
+	fs_whatif_replay(&l, 200 * MS, SEC, &w200);
+	ok(w150.preempt.count == 2 && w150.preempt.min == 150 * MS &&
+	   w150.preempt.max == 150950 * US,
+	   "non-monotone: 150/1000 preempts 150 and 150.95 ms");
+	ok(w200.preempt.count == 2 && w200.preempt.min == 50 * MS &&
+	   w200.preempt.max == 200950 * US &&
+	   fs_whatif_preempt_rate(&w200) < fs_whatif_preempt_rate(&w150),
+	   "non-monotone: 200/1000 preempts 50 and 200.95 ms, less a second");
+}
+
+/*
+ * The advice searches the whole grid: a FIFO task busy 90 ms of every 100
+ * and 10 ms of fair work every 150 ms, for 60 ms at most. At 50 ms, the
+ * least runtime that meets it (5 ms) preempts more than 7.5 ms does; the
+ * advice is the least preemption of every setting tried.
+ */
+static void advice_whole_grid(void)
+{
+	static const unsigned int period_ms[] = {
+		1000, 500, 200, 100, 50, 20, 10,
+	};
+	static const unsigned int permille[] = {
+		10, 20, 30, 50, 75, 100, 150, 200, 250, 300, 400, 500,
+	};
+	struct fs_whatif w, best, w5, w75;
+	struct fs_load l;
+	bool found = false;
+	size_t i, j;
+
+	for (i = 0; i < 20; i++)
+		spans[i] = (struct fs_span){ i * 100 * MS, (i * 100 + 90) * MS };
+	for (i = 0; i < 14; i++)
+		jobs[i] = (struct fs_job){ i * 150 * MS, 10 * MS };
+	l = load(2 * SEC, 20, 14);
+	l.tick_ns = MS;
+	for (i = 0; i < 7; i++)
+		for (j = 0; j < 12; j++) {
+			uint64_t p = period_ms[i] * MS, r = p / 1000 * permille[j];
+
+			if (r < 5 * MS)
+				continue;
+			fs_whatif_replay(&l, r, p, &w);
+			if (fs_whatif_worst(&w) > 54 * MS)
+				continue;
+			if (!found || fs_whatif_preempt_rate(&w) <
+				      fs_whatif_preempt_rate(&best))
+				best = w;
+			found = true;
+		}
+	fs_whatif_replay(&l, 5 * MS, 50 * MS, &w5);
+	fs_whatif_replay(&l, 7500 * US, 50 * MS, &w75);
+	ok(fs_whatif_worst(&w5) <= 54 * MS && fs_whatif_worst(&w75) <= 54 * MS &&
+	   fs_whatif_preempt_rate(&w75) < fs_whatif_preempt_rate(&w5),
+	   "whole grid: at 50 ms, 7.5 ms preempts %llu us/s, 5 ms %llu",
+	   (unsigned long long)(fs_whatif_preempt_rate(&w75) / US),
+	   (unsigned long long)(fs_whatif_preempt_rate(&w5) / US));
+	ok(found && fs_whatif_advise(&l, 60 * MS, 10, UINT64_MAX, &w) &&
+	   fs_whatif_preempt_rate(&w) == fs_whatif_preempt_rate(&best),
+	   "whole grid: the advice (%llu/%llu us) preempts the least of all",
+	   (unsigned long long)(w.runtime / US),
+	   (unsigned long long)(w.period / US));
+}
+
+/* Deadline bandwidth and a root domain's room, as the kernel counts them. */
+static void admission(void)
+{
+	struct fs_rd_bw rd = {
+		.bw = 996147, .total_bw = 4 * 52428, .cpus = 4,
+		.servers_bw = 4 * 52428,
+	};
+
+	ok(fs_bw(50 * MS, SEC) == 52428 && fs_bw(5 * MS, 50 * MS) == 104857,
+	   "bw: 50/1000 is 52428, 5/50 104857 (to_ratio())");
+	/* 95% of four CPUs, less the other three servers. */
+	ok(fs_rd_room(&rd, 52428) == 996147ULL * 4 - 3 * 52428,
+	   "room: 95%% of 4 CPUs less three servers of 5%%");
+	rd.total_bw += 3000000;		/* a deadline task of 2.86 CPUs */
+	ok(fs_rd_room(&rd, 52428) == 996147ULL * 4 - 3 * 52428 - 3000000,
+	   "room: less a deadline task's");
+	rd.total_bw = 4 * 996147 - 10;
+	ok(fs_rd_room(&rd, 52428) == 52438, "room: its own and 10 more");
+	rd.total_bw = 4 * 996147 + 52428 + 1;
+	ok(!fs_rd_room(&rd, 52428), "room: none when over");
+	rd.total_bw = 0;
+	ok(!fs_rd_room(&rd, 52428),
+	   "room: none when the root domain lost its servers (stock 6.12)");
+	rd.total_bw = 4 * 52428;
+	rd.bw = -1;
+	ok(fs_rd_room(&rd, 52428) == UINT64_MAX, "room: no limit");
+}
+
+/* The order of the two debugfs writes: a refusal leaves the old setting. */
+static void apply_order(void)
+{
+	struct fs_apply a;
+
+	/* 50/1000 to 5/50: the period first (50/50), the runtime lowers. */
+	fs_whatif_apply(50 * MS, SEC, 5 * MS, 50 * MS, UINT64_MAX, &a);
+	ok(a.nr == 2 && !a.runtime_first && a.safe && a.fits,
+	   "apply 5/50: period first, through 50/50");
+	/* Without room for 50/50: the runtime first, the period may fail. */
+	fs_whatif_apply(50 * MS, SEC, 5 * MS, 50 * MS, fs_bw(1, 2), &a);
+	ok(a.nr == 2 && a.runtime_first && !a.safe && a.fits,
+	   "apply 5/50, half a CPU of room: runtime first, not safe");
+	/* 5/50 back to 50/1000: the runtime first (50/50), the period lowers. */
+	fs_whatif_apply(5 * MS, 50 * MS, 50 * MS, SEC, UINT64_MAX, &a);
+	ok(a.nr == 2 && a.runtime_first && a.safe,
+	   "apply 50/1000 from 5/50: runtime first");
+	/* 50/1000 to 100/2000: the runtime first (10%), the period halves it. */
+	fs_whatif_apply(50 * MS, SEC, 100 * MS, 2 * SEC, UINT64_MAX, &a);
+	ok(a.nr == 2 && a.runtime_first && a.safe,
+	   "apply 100/2000: runtime first");
+	/* To 1500/2000: the runtime above the old period, no safe order. */
+	fs_whatif_apply(50 * MS, SEC, 1500 * MS, 2 * SEC, UINT64_MAX, &a);
+	ok(a.nr == 2 && !a.runtime_first && !a.safe,
+	   "apply 1500/2000: period first, not safe");
+	fs_whatif_apply(50 * MS, SEC, 20 * MS, SEC, UINT64_MAX, &a);
+	ok(a.nr == 1 && a.runtime_first && a.safe, "apply 20/1000: one write");
+	fs_whatif_apply(50 * MS, SEC, 50 * MS, SEC, UINT64_MAX, &a);
+	ok(!a.nr, "apply the same: none");
+	fs_whatif_apply(50 * MS, SEC, 100 * MS, SEC, fs_bw(75 * MS, SEC), &a);
+	ok(a.nr == 1 && !a.fits, "apply 100/1000 in 7.5%% of room: does not fit");
 }
 
 /* A scheduler event on @cpu at @ms. */
@@ -660,6 +811,10 @@ int main(void)
 	tick_delays();
 	late_exhaustion();
 	advice();
+	more_runtime_less_preemption();
+	advice_whole_grid();
+	admission();
+	apply_order();
 	recorder();
 	recorder_dl();
 	recorder_starved();
