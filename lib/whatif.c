@@ -506,6 +506,43 @@ void fs_whatif_replay(const struct fs_load *load, uint64_t runtime,
 	fs_whatif_censor(load, out);
 }
 
+/* @ns over a window of @window ns, per second. */
+static uint64_t per_s(uint64_t ns, uint64_t window)
+{
+	return window ? (uint64_t)((__int128)ns * NSEC_PER_SEC / window) : 0;
+}
+
+bool fs_whatif_agrees(const struct fs_whatif *w,
+		      const struct fs_whatif_measured *m, uint64_t tick_ns,
+		      struct fs_whatif_check *c)
+{
+	uint64_t worst = fs_whatif_worst(w), tol, rate, live, expect;
+
+	memset(c, 0, sizeof(*c));
+	c->starve = c->rt = c->boosts = true;
+	if (m->starve) {
+		tol = m->worst_ns / 5 + 2 * NSEC_PER_MSEC + 2 * tick_ns;
+		c->starve = worst <= m->worst_ns + tol &&
+			    worst + tol + m->lead_ns >= m->worst_ns;
+	}
+	if (m->rt) {
+		rate = per_s(w->preempt.sum, w->window_ns);
+		live = per_s(m->rt_ns, m->window_ns);
+		tol = live / 5 + 2 * NSEC_PER_MSEC +
+		      per_s(m->rt_max_ns, m->window_ns) +
+		      per_s(w->preempt.max, w->window_ns);
+		c->rt = rate <= live + tol &&
+			(m->rt_bound || rate + tol >= live);
+	}
+	/* In thousandths of a boost. */
+	expect = m->window_ns ? (uint64_t)((__int128)m->boosts * 1000 *
+					   w->window_ns / m->window_ns) : 0;
+	tol = expect / 5 + 2000;
+	c->boosts = w->boosts * 1000 <= expect + tol &&
+		    w->boosts * 1000 + tol >= expect;
+	return c->starve && c->rt && c->boosts;
+}
+
 uint64_t fs_bw(uint64_t runtime, uint64_t period)
 {
 	if (!period)

@@ -131,6 +131,39 @@ bool fs_whatif_advise(const struct fs_load *load, uint64_t target_ns,
 		      unsigned int margin_pct, uint64_t max_bw,
 		      struct fs_whatif *out);
 
+/*
+ * What the live models measured on the CPU over the run, for the check
+ * of the replay of the setting the run had. The run's window begins
+ * lead_ns before the load's (the trace's set-up): an episode that lay
+ * there is the run's alone.
+ */
+struct fs_whatif_measured {
+	uint64_t window_ns, lead_ns;
+	bool starve;		/* fair starvation measured */
+	uint64_t worst_ns;	/* its longest episode, the open one included */
+	bool rt;		/* RT preemption measured */
+	bool rt_bound;		/* as the time in D, an upper bound */
+	uint64_t rt_ns, rt_max_ns;	/* its samples' sum and longest */
+	uint64_t boosts;
+};
+
+/* The check's outcome, per figure (true where not measured). */
+struct fs_whatif_check {
+	bool starve, rt, boosts;
+};
+
+/*
+ * Whether @w, the replay of the setting the run had, agrees with what
+ * the run measured, @m (tick @tick_ns): the worst starvation within 20%
+ * and 2 ms and two ticks (a replay shorter by up to the lead too), RT
+ * preemption per second within 20% and 2 ms/s and, for each window's
+ * edge, its longest sample, the boosts per window within 20% and 2. Fills
+ * @c; true if all agree.
+ */
+bool fs_whatif_agrees(const struct fs_whatif *w,
+		      const struct fs_whatif_measured *m, uint64_t tick_ns,
+		      struct fs_whatif_check *c);
+
 /* Deadline bandwidth as the kernel counts it (to_ratio()): 1 << 20 is a CPU. */
 #define FS_BW_SHIFT	20
 uint64_t fs_bw(uint64_t runtime, uint64_t period);

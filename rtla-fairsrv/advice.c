@@ -26,6 +26,10 @@ static void row(FILE *f, const struct fs_whatif_row *x)
 {
 	const struct fs_whatif *w = &x->w;
 	double share = w->window_ns ? 100.0 * w->fair_ns / w->window_ns : 0;
+	bool disagrees = x->checked && !x->agrees;
+	const char *note = w->censored && disagrees ? "censored,disagrees" :
+			   w->censored ? "censored" :
+			   disagrees ? "disagrees" : "-";
 
 	fprintf(f, "%-9s %4d %8.2f %8.2f %8.2f %8.2f %7llu %8.2f %8.2f %8.2f %6.2f %s\n",
 		fs_whatif_kind_name(x->kind), x->cpu, w->runtime / NS_PER_MS,
@@ -33,14 +37,39 @@ static void row(FILE *f, const struct fs_whatif_row *x)
 		fs_whatif_avg(w) / NS_PER_MS,
 		(unsigned long long)(w->starve.count + (w->starve_open ? 1 : 0)),
 		w->preempt.max / NS_PER_MS, fs_stat_avg(&w->preempt) / NS_PER_MS,
-		fs_whatif_preempt_rate(w) / NS_PER_MS, share,
-		w->censored ? "censored" : "-");
+		fs_whatif_preempt_rate(w) / NS_PER_MS, share, note);
 }
 
 /* Per second of @w's window, in ms. */
 static double per_s_ms(const struct fs_whatif *w, uint64_t ns)
 {
 	return w->window_ns ? ns * 1e3 / w->window_ns : 0;
+}
+
+/*
+ * A recorded row that disagrees with what the run measured: the figures
+ * that do, each as measured and as replayed.
+ */
+static void disagrees(FILE *f, const struct fs_whatif_row *x)
+{
+	const struct fs_whatif_measured *m = &x->measured;
+	const struct fs_whatif *w = &x->w;
+
+	fprintf(f, "# CPU %d disagrees: the replay of the setting the run had is not what the run measured:",
+		x->cpu);
+	if (!x->check.starve)
+		fprintf(f, " worst starvation %.2f ms measured, %.2f replayed;",
+			m->worst_ns / NS_PER_MS, fs_whatif_worst(w) / NS_PER_MS);
+	if (!x->check.rt)
+		fprintf(f, " RT preemption %.2f ms/s measured%s, %.2f replayed;",
+			m->window_ns ? m->rt_ns * 1e3 / m->window_ns : 0,
+			m->rt_bound ? " (an upper bound)" : "",
+			per_s_ms(w, w->preempt.sum));
+	if (!x->check.boosts)
+		fprintf(f, " %llu boosts measured in %.2f s, %llu replayed in %.2f s;",
+			(unsigned long long)m->boosts, m->window_ns / 1e9,
+			(unsigned long long)w->boosts, w->window_ns / 1e9);
+	fprintf(f, " its other rows are suspect, and it gets no advice\n");
 }
 
 /*
@@ -126,6 +155,11 @@ static void advice(FILE *f, const struct fs_report *r,
 {
 	double target = r->p->target_ns / NS_PER_MS;
 
+	if (x->kind == FS_WHATIF_NONE && x->disagrees) {
+		fprintf(f, "# Advice for CPU %d: none, as the replay of the setting the run had disagrees with what the run measured there\n",
+			x->cpu);
+		return;
+	}
 	if (x->kind == FS_WHATIF_NONE && x->rd_lost) {
 		fprintf(f, "# Advice for CPU %d: none can be applied: its root domain holds less deadline bandwidth than its fair servers have (a 6.12 kernel without the fix loses it at a root-domain rebuild, which even a read of sched_rt_runtime_us makes): the kernel refuses every write (EBUSY)\n",
 			x->cpu);
@@ -167,6 +201,9 @@ void fs_advice_print(const struct fs_report *r, FILE *f)
 		if (r->what_if[i].kind != FS_WHATIF_NONE)
 			row(f, &r->what_if[i]);
 	censored(f, r);
+	for (i = 0; i < r->nr_what_if; i++)
+		if (r->what_if[i].checked && !r->what_if[i].agrees)
+			disagrees(f, &r->what_if[i]);
 	for (i = 0; i < r->nr_what_if; i++)
 		if (r->what_if[i].kind == FS_WHATIF_ADVISED ||
 		    r->what_if[i].kind == FS_WHATIF_NONE)

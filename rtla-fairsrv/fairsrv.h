@@ -221,6 +221,16 @@ struct fs_whatif_row {
 	uint64_t room_bw;
 	bool rd_lost;
 	struct fs_apply apply;
+	/*
+	 * Recorded: checked against what the run measured on the CPU (not
+	 * across lost events, invalid ones, a CPU offline, a full load or a
+	 * setting changed in the run), and whether it agrees. Advised: none,
+	 * because the recorded row disagrees.
+	 */
+	bool checked, agrees;
+	struct fs_whatif_measured measured;
+	struct fs_whatif_check check;
+	bool disagrees;
 };
 
 /* actions.c: run @n actions in order, up to the first that fails or a

@@ -207,6 +207,40 @@ static void tasks(FILE *f, const struct fs_report *r)
 	num(f, true, "other_tasks", r->other_tasks);
 }
 
+/* A number, or null if not known. */
+static void num_or_null(FILE *f, const char *key, bool known, uint64_t v)
+{
+	if (known)
+		num(f, true, key, v);
+	else
+		fprintf(f, ",\"%s\":null", key);
+}
+
+/*
+ * The recorded row's check: whether it agrees with what the run measured
+ * (null if not checked), and those figures.
+ */
+static void recorded(FILE *f, const struct fs_whatif_row *x)
+{
+	const struct fs_whatif_measured *m = &x->measured;
+
+	fprintf(f, ",\"recorded_agrees\":%s",
+		!x->checked ? "null" : x->agrees ? "true" : "false");
+	if (!x->checked)
+		return;
+	fprintf(f, ",\"measured\":{");
+	num(f, false, "window_ns", m->window_ns);
+	num_or_null(f, "worst_ns", m->starve, m->worst_ns);
+	num(f, true, "rt_per_s_ns",
+	    (uint64_t)((__int128)m->rt_ns * 1000000000 / m->window_ns));
+	fprintf(f, ",\"rt_upper_bound\":%s", m->rt_bound ? "true" : "false");
+	num(f, true, "boosts", m->boosts);
+	fprintf(f, ",\"agrees\":{\"starvation\":%s,\"rt_preemption\":%s,\"boosts\":%s}}",
+		x->check.starve ? "true" : "false",
+		x->check.rt ? "true" : "false",
+		x->check.boosts ? "true" : "false");
+}
+
 /*
  * The advice's admission (the bandwidth its root domain had free for the
  * server, null if not known or unlimited) and its writes, in order.
@@ -223,6 +257,8 @@ static void advised(FILE *f, const struct fs_whatif_row *x)
 	else
 		fprintf(f, "null");
 	fprintf(f, ",\"lost\":%s}", x->rd_lost ? "true" : "false");
+	fprintf(f, ",\"recorded_disagrees\":%s",
+		x->disagrees ? "true" : "false");
 	if (x->kind == FS_WHATIF_NONE)
 		return;
 	fprintf(f, ",\"writes\":[");
@@ -275,6 +311,8 @@ static void what_if(FILE *f, const struct fs_report *r)
 			num(f, true, "per_s_ns", fs_whatif_preempt_rate(w));
 			fprintf(f, "}");
 		}
+		if (x->kind == FS_WHATIF_RECORDED)
+			recorded(f, x);
 		if (x->kind == FS_WHATIF_ADVISED || x->kind == FS_WHATIF_NONE)
 			advised(f, x);
 		fprintf(f, "}");

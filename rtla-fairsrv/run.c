@@ -804,6 +804,36 @@ static void advise(struct run *run, struct rd_cpu *rc, int cpu,
 	rc[cpu].total_bw += (int64_t)(new_bw - old_bw);
 }
 
+/*
+ * Check @row, the replay of the setting the run had on @cpu, against what
+ * the live models measured there; not where they do not stand for the
+ * whole run.
+ */
+static void check_recorded(const struct run *run, int cpu, uint64_t now,
+			   struct fs_whatif_row *row)
+{
+	const struct fs_cpu *c = &run->cpus[cpu];
+	const struct fs_load *l = &run->loads.cpu[cpu];
+	struct fs_whatif_measured *m = &row->measured;
+	uint64_t open = fs_cpu_open_ns(c, now);
+
+	if (run->lost || run->lost_unknown || run->loads.lost || l->full ||
+	    run->loads.failed || c->invalid || c->offline_ns ||
+	    c->srv.count[FS_EV_PARAMS] || now <= run->start_ns)
+		return;
+	m->window_ns = now - run->start_ns;
+	m->lead_ns = l->t0 > run->start_ns ? l->t0 - run->start_ns : 0;
+	m->starve = run->caps.starvation;
+	m->worst_ns = c->st.hist.stat.max > open ? c->st.hist.stat.max : open;
+	m->rt = true;
+	m->rt_bound = !c->srv.rt_wait_known;
+	m->rt_ns = c->srv.preempt.stat.sum;
+	m->rt_max_ns = c->srv.preempt.stat.max;
+	m->boosts = c->srv.boosts;
+	row->checked = true;
+	row->agrees = fs_whatif_agrees(&row->w, m, l->tick_ns, &row->check);
+}
+
 /* Append a replay of @cpu's load to @rows. */
 static void replay(struct fs_whatif_row *rows, size_t *nr, const struct run *run,
 		   int cpu, enum fs_whatif_kind kind, uint64_t runtime,
@@ -824,7 +854,7 @@ static struct fs_whatif_row *what_if(struct run *run, struct fs_report *r,
 {
 	const struct fs_params *p = run->p;
 	size_t per_cpu = 2 + p->nr_what_if, nr = 0;
-	struct fs_whatif_row *rows;
+	struct fs_whatif_row *rows, *rec;
 	struct rd_cpu *rc = NULL;
 	unsigned int i;
 	int cpu;
@@ -860,17 +890,20 @@ static struct fs_whatif_row *what_if(struct run *run, struct fs_report *r,
 			       cpu, FS_LOAD_MAX,
 			       (run->loads.cpu[cpu].full_at -
 				run->loads.cpu[cpu].t0) / 1e9);
+		rec = NULL;
 		if (srv->dl_period) {
 			struct fs_whatif *w;
 
 			replay(rows, &nr, run, cpu, FS_WHATIF_RECORDED,
 			       srv->dl_runtime, srv->dl_period);
 			/* The others' censoring against the model's own. */
-			w = &rows[nr - 1].w;
+			rec = &rows[nr - 1];
+			w = &rec->w;
 			run->loads.cpu[cpu].base_starved_ns =
 				w->starve.sum + w->starve_open;
 			run->loads.cpu[cpu].base_known = true;
 			fs_whatif_censor(&run->loads.cpu[cpu], w);
+			check_recorded(run, cpu, now, rec);
 		}
 		for (i = 0; i < p->nr_what_if; i++)
 			replay(rows, &nr, run, cpu, FS_WHATIF_ASKED,
@@ -878,6 +911,12 @@ static struct fs_whatif_row *what_if(struct run *run, struct fs_report *r,
 		if (!p->target_ns)
 			continue;
 		row = add_row(rows, &nr, run, cpu, FS_WHATIF_ADVISED);
+		/* A replay that does not agree with the run advises nothing. */
+		if (rec && rec->checked && !rec->agrees) {
+			row->kind = FS_WHATIF_NONE;
+			row->disagrees = true;
+			continue;
+		}
 		advise(run, rc, cpu, row);
 	}
 	free(rc);

@@ -456,6 +456,54 @@ static void advice_whole_grid(void)
 	   (unsigned long long)(w.period / US));
 }
 
+/*
+ * The recorded row's check: the hog at 50/1000 for 10 s replays nine
+ * closed episodes of 50 ms (45 ms/s), nine boosts, 950 ms at worst.
+ */
+static void recorded_check(void)
+{
+	struct fs_whatif_measured m = {
+		.window_ns = 10 * SEC, .starve = true, .worst_ns = 952 * MS,
+		.rt = true, .rt_ns = 450 * MS, .rt_max_ns = 50 * MS,
+		.boosts = 9,
+	};
+	struct fs_load l = hog();
+	struct fs_whatif_check c;
+	struct fs_whatif w;
+
+	fs_whatif_replay(&l, 50 * MS, SEC, &w);
+	ok(fs_whatif_agrees(&w, &m, MS, &c), "check: the live figures agree");
+	m.boosts = 20;
+	ok(!fs_whatif_agrees(&w, &m, MS, &c) && !c.boosts && c.rt && c.starve,
+	   "check: 20 boosts measured, 9 replayed: disagrees");
+	m.boosts = 10;
+	ok(fs_whatif_agrees(&w, &m, MS, &c), "check: 10 boosts, 9: agrees");
+	/* 950 + 20% + 2 ms + two ticks is 1192. */
+	m.worst_ns = 1200 * MS;
+	ok(!fs_whatif_agrees(&w, &m, MS, &c) && !c.starve,
+	   "check: 1200 ms measured at worst, 950 replayed: disagrees");
+	m.lead_ns = 300 * MS;
+	ok(fs_whatif_agrees(&w, &m, MS, &c),
+	   "check: unless it may lie in the 300 ms the load did not see");
+	m.lead_ns = 0;
+	m.worst_ns = 700 * MS;
+	ok(!fs_whatif_agrees(&w, &m, MS, &c) && !c.starve,
+	   "check: 700 ms measured, 950 replayed: disagrees");
+	m.worst_ns = 952 * MS;
+	/* 45 ms/s against 150: 20%, 2 ms/s and 5 ms/s per edge: 42 ms/s. */
+	m.rt_ns = 1500 * MS;
+	ok(!fs_whatif_agrees(&w, &m, MS, &c) && !c.rt,
+	   "check: 150 ms/s of RT preemption measured, 45 replayed: disagrees");
+	m.rt_bound = true;
+	ok(fs_whatif_agrees(&w, &m, MS, &c),
+	   "check: unless the measure is the time in D, an upper bound");
+	m.rt = false;
+	m.starve = false;
+	m.boosts = 9;
+	m.rt_ns = 0;
+	ok(fs_whatif_agrees(&w, &m, MS, &c), "check: what was not measured agrees");
+}
+
 /* Deadline bandwidth and a root domain's room, as the kernel counts them. */
 static void admission(void)
 {
@@ -813,6 +861,7 @@ int main(void)
 	advice();
 	more_runtime_less_preemption();
 	advice_whole_grid();
+	recorded_check();
 	admission();
 	apply_order();
 	recorder();
