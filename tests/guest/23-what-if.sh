@@ -101,16 +101,19 @@ predicted() {
 # and then serves each wake-up at once. Predictions of its RT preemption
 # ranged from 9 to 32 ms/s for 13-21 measured, and two runs in twelve
 # measured 188 and 248 ms waits where 45 and 96 were predicted (wake-ups
-# of an idle vCPU under TCG are also late by up to ~100 ms). The replay of
-# that CPU with its own setting matches the kernel's boosts exactly
-# (27/26/28 of 27/26/28), so the spread is in the recorded samples and in
-# what the oracle sees, not yet understood.
+# of an idle vCPU under TCG are also late by up to ~100 ms); one in five
+# since predicted 34.8 ms/s for 16.3 measured. The replay of that CPU
+# with its own setting matches the kernel's boosts exactly (27/26/28 of
+# 27/26/28), so the spread is in the recorded samples and in what the
+# oracle sees. The tool marks those rows censored: the waker starved
+# while recording (its server disabled), and the replay cannot know what
+# it would have done served sooner.
 # verdict CPU NAME COMMAND...: check, or on CPU 3 a TODO.
 verdict() {
 	local cpu=$1
 	shift
 	if [ "$cpu" = 3 ]; then
-		todo "CPU 3: a brief waker behind an idle-boosting server" "$@"
+		todo "CPU 3: a brief waker behind an idle-boosting server, censored" "$@"
 	else
 		check "$@"
 	fi
@@ -184,6 +187,19 @@ check "--json: CPU 1 at 20/100 ms starves ${jw:-?} ns at worst (80 ms)" \
 sed -n '/^# What-if/,$p' $dir/out | sed 's/^/# /'
 check "the table has the recorded setting, two asked and the advice per CPU" \
 	test "$(grep -cE '^(recorded|what-if|advised) +[123] ' $dir/out)" = 12
+# The replay of the setting each CPU ran agrees with what the run
+# measured there (the tool's own check; both runs).
+check "each recorded row agrees with the run's own figures (Note)" \
+	test "$(grep -E '^recorded +[123] ' $dir/out | grep -c disagrees)" = 0
+grep -o '"recorded_agrees":[a-z]*\(,"measured":{[^}]*}\)\?' $dir/json | sed 's/^/# /'
+check "--json: each recorded row agrees with the run's own figures" \
+	test "$(grep -o '"recorded_agrees":[a-z]*' $dir/json | grep -c true)" = 3
+# Spinners hide no demand; CPU 3's waker starved while recording, and
+# the settings that serve it sooner are marked censored.
+check "CPUs 1 and 2: no row censored (spinners take what they get)" \
+	test "$(grep -E '^(recorded|what-if|advised) +[12] ' $dir/out | grep -c censored)" = 0
+check "CPU 3: the enabled settings' rows are censored" \
+	test "$(grep -E '^(what-if|advised) +3 ' $dir/out | grep -c censored)" = 3
 
 for set in "20.00 100.00" "30.00 400.00"; do
 	read -r r p <<< "$set"
@@ -198,8 +214,12 @@ done
 # The advice, applied with the lines the tool printed.
 set_all 50000000 1000000000
 grep '^echo ' $dir/out > $dir/apply
-check "the advice prints two debugfs writes per CPU" \
-	test "$(grep -c "fair_server/cpu[123]/" $dir/apply)" = 6
+for cpu in 1 2 3; do
+	check "the advice prints one or two debugfs writes for CPU $cpu" \
+		in_range "$(grep -c "fair_server/cpu$cpu/" $dir/apply)" 1 2
+done
+check "the advice checked the root domain's bandwidth" \
+	grep -q "^# It fits the deadline bandwidth" $dir/out
 check "the kernel takes the advised writes in the order printed" sh -e $dir/apply
 load $secs $dir/adv
 for cpu in 1 2 3; do
