@@ -415,7 +415,7 @@ static void on_switch(struct fs_loads *l, const struct fs_event *ev)
 			close_job(l, t, t->work);
 		else if (t)
 			wait_begin(l, t);	/* preempted */
-	} else if (fs_task_higher(prev) && runnable) {
+	} else if (fs_task_higher(prev) && runnable && !l->early) {
 		if (dl_throttled(prev, next))
 			set_add(l, c->throttled, &c->nr_throttled, prev->pid);
 		else
@@ -458,7 +458,7 @@ static void on_wakeup(struct fs_loads *l, const struct fs_event *ev)
 			open_job(l, ev->from.pid, ev->cpu, ev->ts);
 		return;
 	}
-	if (!fs_task_higher(&ev->from) ||
+	if (!fs_task_higher(&ev->from) || l->early ||
 	    (c->curr_known && c->curr_pid == ev->from.pid))
 		return;
 	/* Woken: it blocked since, unseen; it wants the CPU now. */
@@ -509,10 +509,10 @@ static void on_migrate(struct fs_loads *l, const struct fs_event *ev)
 	if (dst >= 0 && dst < l->nr_cpus) {
 		struct fs_load *c = &l->cpu[dst];
 
-		if (throttled)
+		if (!l->early && throttled)
 			set_add(l, c->throttled, &c->nr_throttled,
 				ev->from.pid);
-		else
+		else if (!l->early)
 			pend(l, c, ev->from.pid);
 		hi_update(l, c, ev->ts);
 	}
@@ -531,7 +531,8 @@ void fs_loads_event(struct fs_loads *l, const struct fs_event *ev)
 		return;
 	/* Recorded just before the window began: at its start. */
 	e = *ev;
-	if (e.ts < l->cpu[e.cpu].t0)
+	l->early = e.ts < l->cpu[e.cpu].t0;
+	if (l->early)
 		e.ts = l->cpu[e.cpu].t0;
 	l->now = e.ts;
 	if (l->cpu[e.cpu].full && e.type != FS_EV_MIGRATE)

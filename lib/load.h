@@ -15,7 +15,10 @@
  * want the CPU until it is switched in again, at its replenishment. (The
  * fair server, a deadline entity too, could preempt it with an earlier
  * deadline; that wait is then missed: rare, as a server's deadline is a
- * period away from its boost.)
+ * period away from its boost.) Before the window, while the events go on
+ * one by one, a higher-class task seen to wake, switched out runnable or
+ * moved in is not kept as wanting the CPU: what it did next may not have
+ * been seen.
  */
 #ifndef FAIRSRV_LOAD_H
 #define FAIRSRV_LOAD_H
@@ -129,6 +132,7 @@ struct fs_loads {
 	uint64_t lost;			/* times events were lost */
 	uint64_t untracked;		/* higher-class tasks not kept */
 	uint64_t now;			/* the event being fed */
+	bool early;			/* it came before the window */
 	size_t max_entries;		/* FS_LOAD_MAX; less in tests */
 	bool failed;			/* out of memory: the load is partial */
 };

@@ -816,6 +816,38 @@ static void censored(void)
 	   "censored: 20/100 against that replay: 1.5 s");
 }
 
+/*
+ * Before the window the events go on one by one: a real-time task seen to
+ * wake there may have run and slept unseen. It is not kept as wanting
+ * the CPU: a stop task woken then would hold the CPU for seconds, until
+ * it next runs (the guest once replayed 3.5 s of starvation where 95 ms
+ * were measured). The window begins at 10 ms; CPU 1's first switch is at
+ * 50 ms, to a fair task.
+ */
+static void recorder_early(void)
+{
+	struct fs_loads l;
+	struct fs_event e;
+
+	ok(!fs_loads_init(&l, 4, 10 * MS), "early: set up");
+	e = tev(FS_EV_WAKEUP, 1, 5, 3, 0);	/* migration/1, unseen since */
+	fs_loads_event(&l, &e);
+	e = tev(FS_EV_WAKEUP, 1, 20, 10, 89);	/* in the window: kept */
+	fs_loads_event(&l, &e);
+	e = sw(50, 0, 120, 1, 10, 89);
+	fs_loads_event(&l, &e);
+	e = sw(60, 10, 89, 1, 0, 120);
+	fs_loads_event(&l, &e);
+	fs_loads_finish(&l, 200 * MS);
+	ok(l.cpu[1].nr_hi == 1 && l.cpu[1].hi[0].start == 20 * MS &&
+	   l.cpu[1].hi[0].end == 60 * MS,
+	   "early: CPU 1 wanted 20-60 only (%zu spans, the first from %llu to %llu)",
+	   l.cpu[1].nr_hi,
+	   (unsigned long long)(l.cpu[1].nr_hi ? l.cpu[1].hi[0].start : 0),
+	   (unsigned long long)(l.cpu[1].nr_hi ? l.cpu[1].hi[0].end : 0));
+	fs_loads_free(&l);
+}
+
 /* A CPU whose load fills its lists stops recording: its window ends. */
 static void recorder_full(void)
 {
@@ -867,6 +899,7 @@ int main(void)
 	recorder();
 	recorder_dl();
 	recorder_starved();
+	recorder_early();
 	censored();
 	recorder_full();
 	return tap_done();
