@@ -101,11 +101,14 @@ predicted() {
 # and then serves each wake-up at once. Predictions of its RT preemption
 # ranged from 9 to 32 ms/s for 13-21 measured, and two runs in twelve
 # measured 188 and 248 ms waits where 45 and 96 were predicted (wake-ups
-# of an idle vCPU under TCG are also late by up to ~100 ms); one in five
-# since predicted 34.8 ms/s for 16.3 measured. The replay of that CPU
-# with its own setting matches the kernel's boosts exactly (27/26/28 of
-# 27/26/28), so the spread is in the recorded samples and in what the
-# oracle sees. The tool marks those rows censored: the waker starved
+# of an idle vCPU under TCG are also late by up to ~100 ms); since, two
+# runs in seven predicted 31-35 ms/s for 15-16 measured. The replay of
+# that CPU with its own setting matches the kernel's boosts exactly
+# (27/26/28 of 27/26/28), so the spread is in the recorded samples and
+# in what the oracle sees: the recorder takes a job's work as the time
+# it held the CPU, and under TCG that holds the time the vCPU was not
+# run (one recording gave the waker's 21 jobs of 2 ms of CPU 224 ms, one
+# of them 95). The tool marks those rows censored: the waker starved
 # while recording (its server disabled), and the replay cannot know what
 # it would have done served sooner.
 # verdict CPU NAME COMMAND...: check, or on CPU 3 a TODO.
