@@ -23,7 +23,7 @@ pin=$(cat "$top/kernel/source-version")
 say() { echo "kernel: $*" >&2; }
 
 installed() {
-	dpkg-query -W -f='${Status} ${Version}\n' $pkg 2>/dev/null |
+	{ dpkg-query -W -f='${Status} ${Version}\n' $pkg 2>/dev/null || true; } |
 		sed -n 's/^install ok installed //p'
 }
 
@@ -36,7 +36,7 @@ offered() {
 want=${FAIRSRV_KSRC_VERSION:-}
 if [ -z "$want" ]; then
 	have=$(installed)
-	if [ "$have" = "$pin" ] || offered | grep -qxF "$pin"; then
+	if [ "$have" = "$pin" ] || offered | grep -xF "$pin" > /dev/null; then
 		want=$pin
 	else
 		want=$(offered | head -n 1)
