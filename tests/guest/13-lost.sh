@@ -11,6 +11,11 @@
 . "$(dirname "$0")/lib.sh"
 
 taskset -cp 0 $$ > /dev/null
+# A 100 us period is shorter than a timer's lateness under TCG: a
+# replenishment that comes a whole period late is what the kernel's lag
+# message says (kernel/UPSTREAM.md), and it may come once.
+known_report "sched: DL replenish lagged too much" \
+	"a 100 us period, shorter than the guest's timer latency"
 for cpu in 1 2 3; do
 	fs_set $cpu 50000 100000 || exit 1
 	hog $cpu 30

@@ -64,7 +64,10 @@ for sig in INT TERM; do
 done
 
 # Lost events: servers at 50 us every 100 us, a 4 kB buffer, and the tool
-# stopped for 2 s.
+# stopped for 2 s. The period is shorter than a timer's lateness under
+# TCG, so the kernel may say once that a replenishment came a period late.
+known_report "sched: DL replenish lagged too much" \
+	"a 100 us period, shorter than the guest's timer latency"
 for cpu in 1 2; do
 	fs_set $cpu 50000 100000 || exit 1
 done
