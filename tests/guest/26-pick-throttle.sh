@@ -11,7 +11,7 @@
 # and 66 duty cycles (the second falls behind: together they want more
 # than the CPU), a FIFO 62 busy loop and a fair busy loop. The top FIFO
 # task waits for nothing but the server, one stint at a time: its
-# runtime, and a few late ticks under the emulator. The oracle is the
+# runtime, and what the emulator adds. The oracle is the
 # task's own clock (its gaps and wake-up latencies).
 . "$(dirname "$0")/lib.sh"
 secs=10
@@ -37,7 +37,8 @@ gap=$(val gap_max_ns /tmp/pt.top) lat=$(val wake_max_ns /tmp/pt.top)
 echo "# the top FIFO task: $(val wakes /tmp/pt.top) wake-ups; longest gap $gap ns, longest wake-up latency $lat ns"
 echo "# the fair task ran $(val share_pct /tmp/pt.fair)% of the CPU"
 check "the top FIFO task measured its gaps and wake-ups" num "$gap" "$lat"
-# 2 x 2.9 ms + 10 ms: one stint, overrun by late ticks.
-timing "its longest gap $gap ns <= 15.8 ms" le "$gap" 15800000 0
-timing "its longest wake-up latency $lat ns <= 15.8 ms" le "$lat" 15800000 0
+# 2 x 2.9 ms + 30 ms: one stint, overrun by late ticks, and a virtual
+# CPU the emulator left unscheduled (the campaign's rt-wait bound).
+timing "its longest gap $gap ns <= 35.8 ms" le "$gap" 35800000 0
+timing "its longest wake-up latency $lat ns <= 35.8 ms" le "$lat" 35800000 0
 done_tap
