@@ -54,7 +54,7 @@
 #define MAX_DURATION_S	1000000000ULL
 #define MAX_GAP_US	1000000000ULL
 #define SCHEDSTAT_PATH	"/proc/self/schedstat"
-#define SCHEDSTAT_LEAD_NS	(2 * NSEC_PER_MSEC)
+#define SCHEDSTAT_LEAD_NS	(50 * NSEC_PER_MSEC)
 
 /*
  * A listed interval: an off-CPU gap (its absolute start and length), or a
@@ -63,6 +63,7 @@
 struct span {
 	int64_t at;
 	int64_t len;
+	long runs;	/* turns on the CPU in it the thread never saw */
 };
 
 /* A growable list of spans. */
@@ -104,6 +105,7 @@ struct options {
 	int nice;		/* fair-probe */
 	const char *ready;	/* -R: created once set up, NULL: none */
 	const char *start_file;	/* -S: holds the start time, once written */
+	int64_t late_ns;	/* -S: how late the start time was seen */
 };
 
 /* The layout of sched_setattr(2)'s argument, which libc does not declare. */
@@ -219,9 +221,13 @@ static void usage(void)
 	       "                          the first field of " SCHEDSTAT_PATH ";\n"
 	       "                          -1 when the file is missing\n"
 	       "  schedstat_wait_ns       time runnable but waiting for the CPU\n"
-	       "                          over the measurement (second field);\n"
-	       "                          -1 when the file is missing\n"
+	       "                          (second field) from the set-up (rt-probe:\n"
+	       "                          50 ms before the start) to the end; -1\n"
+	       "                          when the file is missing\n"
 	       "  share_pct               cpu_ns * 100 / wall_ns, 2 decimals\n"
+	       "  late_ns                 with -S: how long after the start its\n"
+	       "                          set-up ended; not 0: its first gap holds\n"
+	       "                          its own set-up, the figures do not stand\n"
 	       "  run_ns                  wall_ns minus the sum of the gaps: the\n"
 	       "                          time it saw itself running\n"
 	       "  gaps                    number of gaps\n"
@@ -240,10 +246,12 @@ static void usage(void)
 	       "  wakes_over_1ms          wake-ups later than 1 ms\n"
 	       "  wake_avg_over_1ms_ns    their mean latency\n"
 	       "With -l, then one line per gap, in order:\n"
-	       "  gap start_ns=OFFSET len_ns=LENGTH\n"
-	       "  (OFFSET from the start of the measurement)\n"
+	       "  gap start_ns=OFFSET len_ns=LENGTH runs=N\n"
+	       "  (OFFSET from the start of the measurement; N the turns on\n"
+	       "  the CPU in it that the thread never saw: context switches\n"
+	       "  beyond the one that began it, so not 0: several waits)\n"
 	       "and, with -C, one line per wake-up and per sleep:\n"
-	       "  wake due_ns=OFFSET lat_ns=LATENCY\n"
+	       "  wake due_ns=OFFSET lat_ns=LATENCY runs=N\n"
 	       "  sleep start_ns=OFFSET len_ns=LENGTH\n"
 	       "\n"
 	       "Exit status: 0 on a normal end, 1 on any error.\n",
@@ -357,6 +365,7 @@ static void parse_args(int argc, char **argv, struct options *opt)
 	opt->nice = 0;
 	opt->ready = NULL;
 	opt->start_file = NULL;
+	opt->late_ns = 0;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":c:d:g:p:rD:n:R:S:ls:C:owh", longopts,
@@ -549,28 +558,38 @@ static void mark_ready(const char *file)
 
 /*
  * The start time that @file holds once written (CLOCK_MONOTONIC ns): it
- * is polled every millisecond, asleep. Exits on a bad value or a stop.
+ * is polled every 10 ms, asleep (a real-time probe's polls take the CPU
+ * from the others before their window). Exits on a bad value or a stop.
  */
 static int64_t read_start(const char *file)
 {
-	const struct timespec ms = { 0, NSEC_PER_MSEC };
+	const struct timespec poll = { 0, 10 * NSEC_PER_MSEC };
 	char buf[32];
 	uint64_t v;
 	ssize_t n;
 	int fd;
 
-	while ((fd = open(file, O_RDONLY | O_CLOEXEC)) < 0) {
-		if (errno != ENOENT)
+	/*
+	 * The writer may be caught between creating the file and writing
+	 * it: only a line that ends in a newline is the whole start time.
+	 */
+	for (;;) {
+		fd = open(file, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 && errno != ENOENT)
 			die("cannot open %s: %s", file, strerror(errno));
+		if (fd >= 0) {
+			n = read(fd, buf, sizeof(buf) - 1);
+			close(fd);
+			if (n < 0)
+				die("cannot read %s: %s", file, strerror(errno));
+			buf[n] = '\0';
+			if (memchr(buf, '\n', n))
+				break;
+		}
 		if (stop_requested)
 			exit(1);
-		nanosleep(&ms, NULL);
+		nanosleep(&poll, NULL);
 	}
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		die("cannot read a start time from %s", file);
-	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	if (parse_u64(buf, INT64_MAX, &v) || !v)
 		die("invalid start time '%s' in %s", buf, file);
@@ -594,6 +613,34 @@ static bool sleep_until(int64_t when)
 			return false;
 	}
 	return true;
+}
+
+/* The thread's context switches at the last count (unseen_runs()). */
+static long switch_mark;
+
+/* The thread's context switches so far, voluntary or not. */
+static long switches(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		die("getrusage(RUSAGE_THREAD): %s", strerror(errno));
+	return ru.ru_nvcsw + ru.ru_nivcsw;
+}
+
+/*
+ * Called at the end of a gap or a wake-up latency: the thread's turns on
+ * the CPU within it that it never saw, the switches since the last count
+ * beyond the one that began it. Under an emulator a switch-in can outlast
+ * a short turn, so the thread may not run a single instruction of its own
+ * in a turn the kernel gave it: such a gap is several waits, not one.
+ */
+static long unseen_runs(void)
+{
+	long now = switches(), runs = now - switch_mark - 1;
+
+	switch_mark = now;
+	return runs > 0 ? runs : 0;
 }
 
 /*
@@ -660,7 +707,8 @@ static struct schedstat read_schedstat(void)
 }
 
 /* Append a span to @l; exit 1 when out of memory. */
-static void spans_append(struct spans *l, int64_t at, int64_t len)
+static void spans_append(struct spans *l, int64_t at, int64_t len,
+			 long runs)
 {
 	struct span *grown;
 	size_t cap;
@@ -677,12 +725,13 @@ static void spans_append(struct spans *l, int64_t at, int64_t len)
 	}
 	l->v[l->nr].at = at;
 	l->v[l->nr].len = len;
+	l->v[l->nr].runs = runs;
 	l->nr++;
 }
 
 /* Account one gap of @len ns that began at @start. */
 static void record_gap(struct gap_stats *gs, int list, int64_t start,
-		       int64_t len)
+		       int64_t len, long runs)
 {
 	if (gs->count == 0 || len < gs->min)
 		gs->min = len;
@@ -699,7 +748,7 @@ static void record_gap(struct gap_stats *gs, int list, int64_t start,
 	if (len > 500 * NSEC_PER_MSEC)
 		gs->over_500ms++;
 	if (list)
-		spans_append(&gs->list, start, len);
+		spans_append(&gs->list, start, len, runs);
 }
 
 /*
@@ -712,6 +761,7 @@ static int64_t measure(const struct options *opt, struct gap_stats *gs,
 	int64_t prev = first;
 	int64_t now = first;
 	int64_t delta, cpu, mark = first, cpu_mark = 0;
+	long runs;
 
 	if (opt->off_cpu)
 		cpu_mark = read_clock(CLOCK_THREAD_CPUTIME_ID,
@@ -719,6 +769,7 @@ static int64_t measure(const struct options *opt, struct gap_stats *gs,
 	while (!stop_requested) {
 		now = read_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC");
 		delta = now - prev;
+		runs = delta > opt->gap_ns ? unseen_runs() : 0;
 		if (delta > opt->gap_ns && opt->off_cpu) {
 			/*
 			 * Since the mark the thread ran all the time but in
@@ -732,7 +783,7 @@ static int64_t measure(const struct options *opt, struct gap_stats *gs,
 			cpu_mark = cpu;
 		}
 		if (delta > opt->gap_ns)
-			record_gap(gs, opt->list, prev, delta);
+			record_gap(gs, opt->list, prev, delta, runs);
 		prev = now;
 		if (deadline && now >= deadline)
 			break;
@@ -742,7 +793,7 @@ static int64_t measure(const struct options *opt, struct gap_stats *gs,
 
 /* Account one wake-up that was due at @due and ran @lat ns later. */
 static void record_wake(struct wake_stats *ws, int list, int64_t due,
-			int64_t lat)
+			int64_t lat, long runs)
 {
 	if (ws->count == 0 || lat > ws->max)
 		ws->max = lat;
@@ -753,7 +804,7 @@ static void record_wake(struct wake_stats *ws, int list, int64_t due,
 		ws->sum_over_1ms += lat;
 	}
 	if (list)
-		spans_append(&ws->list, due, lat);
+		spans_append(&ws->list, due, lat, runs);
 }
 
 /*
@@ -794,6 +845,7 @@ static int64_t cycle(const struct options *opt, struct gap_stats *gs,
 	uint64_t rnd = 0x9e3779b97f4a7c15ULL + (uint64_t)opt->cpu;
 	int64_t due = first, now = first, cpu = 0, lat;
 	bool slept;
+	long runs;
 
 	for (;;) {
 		now = run(opt, gs, now, due, deadline);
@@ -820,18 +872,25 @@ static int64_t cycle(const struct options *opt, struct gap_stats *gs,
 		 */
 		slept = due > now;
 		if (opt->list && slept)
-			spans_append(&ws->sleeps, now, due - now);
+			spans_append(&ws->sleeps, now, due - now, 0);
+		if (slept)
+			switch_mark = switches();
 		if (!sleep_until(due))
 			break;
-		now = read_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC");
+		/*
+		 * Behind, the next run goes on from the last clock read: a
+		 * preemption here is its first gap, not lost between runs.
+		 */
 		if (!slept)
 			continue;
+		now = read_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC");
 		lat = now - due;
+		runs = unseen_runs();
 		/* Less what it ran between going to sleep and now. */
 		if (opt->off_cpu)
 			lat -= read_clock(CLOCK_THREAD_CPUTIME_ID,
 					  "CLOCK_THREAD_CPUTIME_ID") - cpu;
-		record_wake(ws, opt->list, due, lat);
+		record_wake(ws, opt->list, due, lat, runs);
 	}
 	return now;
 }
@@ -853,6 +912,8 @@ static void report(const struct options *opt, const struct gap_stats *gs,
 	printf("schedstat_run_ns=%" PRId64 "\n", ss->run);
 	printf("schedstat_wait_ns=%" PRId64 "\n", ss->wait);
 	printf("share_pct=%.2f\n", share);
+	if (opt->start_file)
+		printf("late_ns=%" PRId64 "\n", opt->late_ns);
 	printf("run_ns=%" PRId64 "\n", wall - gs->sum);
 	printf("gaps=%" PRIu64 "\n", gs->count);
 	printf("gap_min_ns=%" PRId64 "\n", gs->count ? gs->min : 0);
@@ -873,11 +934,13 @@ static void report(const struct options *opt, const struct gap_stats *gs,
 		       ws->sum_over_1ms / (int64_t)ws->over_1ms : 0);
 	}
 	for (i = 0; i < gs->list.nr; i++)
-		printf("gap start_ns=%" PRId64 " len_ns=%" PRId64 "\n",
-		       gs->list.v[i].at - t0, gs->list.v[i].len);
+		printf("gap start_ns=%" PRId64 " len_ns=%" PRId64 " runs=%ld\n",
+		       gs->list.v[i].at - t0, gs->list.v[i].len,
+		       gs->list.v[i].runs);
 	for (i = 0; i < ws->list.nr; i++)
-		printf("wake due_ns=%" PRId64 " lat_ns=%" PRId64 "\n",
-		       ws->list.v[i].at - t0, ws->list.v[i].len);
+		printf("wake due_ns=%" PRId64 " lat_ns=%" PRId64 " runs=%ld\n",
+		       ws->list.v[i].at - t0, ws->list.v[i].len,
+		       ws->list.v[i].runs);
 	for (i = 0; i < ws->sleeps.nr; i++)
 		printf("sleep start_ns=%" PRId64 " len_ns=%" PRId64 "\n",
 		       ws->sleeps.v[i].at - t0, ws->sleeps.v[i].len);
@@ -908,17 +971,28 @@ int main(int argc, char **argv)
 	if (opt.start_file)
 		opt.start_at = read_start(opt.start_file);
 	/*
-	 * The schedstat window opens 2 ms before the wall window, not after
-	 * it: reading /proc is several system calls, and a probe starved at
-	 * its start would spend its first turns on them and count them as
-	 * its first gap. Before the start nothing starves it (the real-time
-	 * probes wait for the start too): at most 2 ms of running is in.
+	 * All set-up before the start: a probe still setting up in its window
+	 * would count its own turns there as its first gap. fair-probe reads
+	 * its schedstat at once and then spins, to be on the CPU (or waiting
+	 * for it) at the start; rt-probe sleeps until 50 ms before it (a
+	 * read of /proc takes milliseconds under an emulator), so as to
+	 * leave the CPU to the fair-probe until then. The run time over
+	 * the window is taken from the thread's CPU clock at the start (the
+	 * same sum_exec_runtime): fair-probe's spin before it is not in.
 	 */
+#ifdef PROBE_POLICY_RT
 	if (opt.start_at)
 		wait_until(opt.start_at - SCHEDSTAT_LEAD_NS);
+#endif
 	ss_start = read_schedstat();
-	if (opt.start_at)
+	switch_mark = switches();
+	if (opt.start_at) {
+		int64_t now = read_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC");
+
+		if (now > opt.start_at)
+			opt.late_ns = now - opt.start_at;
 		wait_until(opt.start_at);
+	}
 	cpu_start = read_clock(CLOCK_THREAD_CPUTIME_ID,
 			       "CLOCK_THREAD_CPUTIME_ID");
 	t0 = opt.start_at ? opt.start_at :
@@ -933,7 +1007,7 @@ int main(int argc, char **argv)
 			     "CLOCK_THREAD_CPUTIME_ID");
 	ss_end = read_schedstat();
 	if (ss_start.run >= 0 && ss_end.run >= 0) {
-		ss.run = ss_end.run - ss_start.run;
+		ss.run = ss_end.run - cpu_start;
 		ss.wait = ss_end.wait - ss_start.wait;
 	}
 
