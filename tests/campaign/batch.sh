@@ -6,9 +6,15 @@
 #
 # Each scenario's output is framed by "# begin SEED" and "# end SEED RC"
 # for tests/campaign/run, and a failed one leaves its files in
-# /xfer/out/seed-SEED (image/run -o copies them out).
+# /xfer/out/seed-SEED (image/run -o copies them out). The scenario runs
+# from a copy: bash reads a script as it goes, and the checkout it comes
+# from may change while the campaign runs.
+dir=$(cd "$(dirname "$0")" && pwd)
+copy=$(mktemp /tmp/scenario.XXXXXX) || exit 1
+trap 'rm -f "$copy"' EXIT
 for seed in "$@"; do
 	echo "# begin $seed"
-	"$(dirname "$0")/scenario.sh" "$seed" /xfer/out 2>&1
+	cp "$dir/scenario.sh" "$copy" &&
+		CAMPAIGN_DIR=$dir bash "$copy" "$seed" /xfer/out 2>&1
 	echo "# end $seed $?"
 done

@@ -23,32 +23,47 @@
 #  stint      no RT preemption stint longer than the runtime and two
 #             ticks, unless the real-time task itself was kept off as
 #             long (the kernel overran: a late tick under emulation)
-#  rt-lived   no RT preemption stint longer than the longest gap of the
-#             real-time tasks there (+2 ms): the server kept them off
+#  rt-wait    the top real-time task waits at most twice the runtime +
+#             30 ms at a time (one stint of the server, late ticks and a
+#             virtual CPU left unscheduled under the emulator); on the
+#             stock kernel a longer wait is the defect patch 7 fixes,
+#             skipped with that reason
+#  rt-lived   no RT preemption stint longer than the longest gap or
+#             wake-up latency of the real-time tasks there (+2 ms): the
+#             server kept them off
 #             only while one of them wanted the CPU
 #  rt-total   RT preempted in all, between the top real-time task's wait
 #             and the sum of every real-time task's wait (schedstat),
 #             5% + 5 ms either side
-#  served     served runtime = the fair tasks' run time (schedstat) where
+#  served     served runtime = the fair tasks' run time (CPU clock) where
 #             a real-time busy loop leaves them nothing else, 5% + 5 ms
 #  starved    each fair task's longest wait behind a higher class, no
-#             longer than its own longest gap or wake-up latency
-#             (+10% + 2 ms), and as long where it is the CPU's only fair
-#             task and nothing throttles its group
+#             longer than its own longest gap or wake-up latency less the
+#             other fair probes' turns (+10% + 2 ms), and at least its
+#             longest such wait that held no turn it never saw (its
+#             context switches: under the emulator a switch-in can outlast
+#             a short turn), but where cpu.max throttles its group
 #  boosts     boosts = the fair tasks' gaps over the zero-laxity wait, 5% +
 #             1, where a spinner starves behind a real-time busy loop
-#  window     the tool's window holds the probes' window and ends within
-#             0.2 s of the stop (duration_ns within 1% of that)
+#  window     the tool's window holds the probes' window, and ends at
+#             the stop sent as the probes' ends (duration_ns within 1%
+#             + 0.2 s of the time to the stop)
 #  what-if    the replay of the setting applied afterwards against the
-#             same load's worst starvation and RT preemption per second,
-#             within 20%, unless the tool says the recorded demand was
-#             censored
+#             same load's worst starvation (between the longest stretch
+#             no unseen turn can split and the longest of all) and RT
+#             preemption per second (not beside a deadline task, whose
+#             share the real-time task's wait holds too), within 20%,
+#             unless the tool says the recorded demand was censored
 #
 # With lost events (a small buffer), a CPU's figures stand only for what
 # was read: there, invalid and stint alone are checked. A CPU taken
-# offline is checked for invalid and stint alone.
+# offline is checked for invalid and stint alone. Its tasks lose their
+# binding to it for good (the kernel widens a task's affinity when its
+# last CPU goes) and run on the other CPUs: there, served, the lower
+# bound of starved, boosts and what-if, which count a CPU's fair tasks as
+# its own probes, are not checked in that scenario.
 set -u
-. "$(dirname "$0")/../guest/lib.sh"
+. "${CAMPAIGN_DIR:-$(dirname "$0")}/../guest/lib.sh"
 seed=$1 outdir=$2
 dir=/tmp/scn-$seed
 out=$outdir/seed-$seed
@@ -62,7 +77,7 @@ taskset -cp 0 $$ > /dev/null
 
 # The scenario, in variables and per-CPU lists.
 dur=6 buffer=0 wi_rt= wi_per= hp_cpu= hp_at= hp_down=
-declare -A srv_rt srv_per chg chg_rt chg_per max_rt tasks rt_hog group dl pinned spinners fairs
+declare -A srv_rt srv_per chg chg_rt chg_per max_rt tasks rt_hog group dl pinned spinners fairs defect7
 while read -r kind a b c d e f; do
 	case $kind in
 	duration) dur=$a ;;
@@ -151,10 +166,30 @@ probes_ready() {
 	done
 }
 
-# start: open the probes' window 0.3 s from now; its start in $at.
+# start: open the probes' window 0.5 s from now; its start in $at. A
+# builtin writes it: a fork on the emulator's busy CPU 0 can take longer
+# than the margin (the probes wait for the line's newline).
 start() {
-	at=$(( $(fair-probe --now) + 300000000 ))
-	echo $at > "$dir/start.tmp" && mv "$dir/start.tmp" "$dir/start"
+	at=$(( $(fair-probe --now) + 500000000 ))
+	printf '%s\n' "$at" > "$dir/start"
+}
+
+# pf PROBE KEY: a key of a probe's output.
+pf() { val "$2" "$dir/$1"; }
+
+# Whether every probe of $probe_list was set up before the start: a late
+# one was still setting up in its window, and its gaps, taken from the
+# start, would hold its own running.
+probes_on_time() {
+	local e x pid c name late bad=
+	IFS=';' read -r -a e <<< "$probe_list"
+	for x in "${e[@]}"; do
+		read -r pid c name <<< "$x"
+		[ -n "$name" ] || continue
+		late=$(pf "$name" late_ns)
+		[ "${late:-x}" = 0 ] || bad+=" $name (${late:-no late_ns})"
+	done
+	[ -z "$bad" ] || { echo "# late:$bad"; return 1; }
 }
 
 # pinned_fair_run: "cpu pid run_ns" of each SCHED_OTHER thread bound to
@@ -263,6 +298,16 @@ dev() {
 }
 # t CHECK CPU TEXT COMMAND...: a check from a command's status.
 t() { local k=$1 c=$2 txt=$3; shift 3; "$@"; result $? "$k" "$c" "$txt"; }
+# within_band LOW X HIGH: X within 20% (+2 ms) of [LOW, HIGH].
+within_band() { upto "$1" "$2" 20 2000000 && upto "$2" "$3" 20 2000000; }
+# skip CHECK CPU TEXT REASON: a check not made, and why.
+skip() {
+	n=$((n + 1))
+	echo "ok $n - seed $seed cpu$2 $1: $3 # SKIP $4"
+}
+# The stock kernel: no server events (the tool reads kprobes).
+stock=
+[ -e /sys/kernel/tracing/events/sched/sched_dl_throttle ] || stock=1
 
 # ---- Run ---------------------------------------------------------------
 # The kernel's log so far: what the scenario adds is checked at the end.
@@ -279,23 +324,29 @@ fi
 tool_opts=(-c 1-3 -H 0 --json --worst 100000 -D -t "$dir/trace.txt")
 [ "$buffer" -gt 0 ] && tool_opts+=(--trace-buffer-size "$buffer")
 [ -n "$wi_rt" ] && tool_opts+=(--what-if "$((wi_rt / 1000))us/$((wi_per / 1000))us")
+# The load first, set up and waiting for its start; then the tool, so
+# that its window holds little more than the probes' (what a probe's
+# set-up does to the CPU has no oracle); then the start.
+start_load "$dur"
+t ready - "every probe set up before the window opens" probes_ready
+pinned_fair_run > "$dir/pinned.0"
 t_launch=$(fair-probe --now)
 rtla fairsrv hist "${tool_opts[@]}" > "$dir/tool.json" 2> "$dir/tool.err" &
 tool=$!
 collecting $tool || { echo "not ok 1 - seed $seed: the tool did not start"; sed 's/^/# /' "$dir/tool.err"; exit 1; }
-start_load "$dur"
-t ready - "every probe set up before the window opens" probes_ready
-pinned_fair_run > "$dir/pinned.0"
 start
 start_events "$at"
-wait_probes
-pinned_fair_run > "$dir/pinned.1"
-sleep_until $(( at + dur * 1000000000 + 200000000 ))
+# The tool stops as the probes' window ends: what the kernel does while
+# the probes exit (a starved one sees its end late) has no oracle.
+sleep_until $(( at + dur * 1000000000 ))
 t_int=$(fair-probe --now)
 kill -INT $tool
 wait $tool
 tool_rc=$?
 t_exit=$(fair-probe --now)
+wait_probes
+t ready - "every probe set up before its window" probes_on_time
+pinned_fair_run > "$dir/pinned.1"
 wait 2> /dev/null
 
 # ---- Oracles and checks --------------------------------------------------
@@ -319,53 +370,61 @@ else
 	result 1 window - "no start_ns or duration_ns in the JSON"
 fi
 
-# pf PROBE KEY: a key of a probe's output.
-pf() { val "$2" "$dir/$1"; }
-
-# cpu_starved PROBE...: the longest time in which some of the fair probes
-# waited (an off-CPU gap, a wake-up's latency) and none of them ran (each
-# waited or slept): the CPU-level starvation they lived, a fair kernel
-# thread's turn aside. All share the window's start.
+# cpu_starved PROBE...: "ALL ONE": the longest time in which some of the
+# fair probes waited (an off-CPU gap, a wake-up's latency) and none of
+# them ran (each waited or slept): the CPU-level starvation they lived, a
+# fair kernel thread's turn aside. All share the window's start. ALL over
+# every such time; ONE over those that no wait with a turn its probe never
+# saw (runs=) overlaps: such a wait may hide a fair task's run, so ALL
+# bounds the truth from above and ONE from below.
 cpu_starved() {
 	local p
 	for p in "$@"; do
-		# start end waiting(1)/asleep(0)
-		sed -n 's/^gap start_ns=\([0-9]*\) len_ns=\([0-9]*\)/\1 \2 1/p;
-			s/^wake due_ns=\([0-9]*\) lat_ns=\([0-9]*\)/\1 \2 1/p;
-			s/^sleep start_ns=\([0-9]*\) len_ns=\([0-9]*\)/\1 \2 0/p' "$dir/$p"
-	done | awk '$2 > 0 { printf "%.0f 0 %d\n%.0f 1 %d\n", $1, $3, $1 + $2, $3 }' |
+		# start len waiting(1)/asleep(0) unseen-turns
+		sed -n 's/^gap start_ns=\([0-9]*\) len_ns=\([0-9]*\) runs=\([0-9]*\).*/\1 \2 1 \3/p;
+			s/^wake due_ns=\([0-9]*\) lat_ns=\([0-9]*\) runs=\([0-9]*\).*/\1 \2 1 \3/p;
+			s/^sleep start_ns=\([0-9]*\) len_ns=\([0-9]*\).*/\1 \2 0 0/p' "$dir/$p"
+	done | awk '$2 > 0 { t = $4 > 0; printf "%.0f 0 %d %d\n%.0f 1 %d %d\n", $1, $3, t, $1 + $2, $3, t }' |
 		sort -k1,1n -k2,2n |
 		awk -v n=$# '
 		# Sweep the boundaries (starts before ends at one instant):
-		# off = probes not running, wait = probes waiting.
+		# off = probes not running, wait = probes waiting, hid = waits
+		# with an unseen turn; a starved stretch that one overlaps is
+		# tainted.
 		{
 			d = $2 == 0 ? 1 : -1
 			starved = off == n && wait > 0
-			off += d; if ($3 == 1) wait += d
+			if (starved && hid) tainted = 1
+			off += d; if ($3 == 1) wait += d; if ($4 == 1) hid += d
 			now = off == n && wait > 0
-			if (now && !starved) since = $1
-			if (!now && starved && $1 - since > best) best = $1 - since
+			if (now && !starved) { since = $1; tainted = hid > 0 }
+			if (!now && starved) {
+				if ($1 - since > all) all = $1 - since
+				if (!tainted && $1 - since > one) one = $1 - since
+			}
 		}
-		END { printf "%.0f\n", best }'
+		END { printf "%.0f %.0f\n", all, one }'
 }
 
-# task_starved PROBE OTHER...: PROBE's longest starvation in one wait (an
-# off-CPU gap, a wake-up's latency): the part of the wait in which none
-# of the OTHER fair probes ran. What sched_fair_starve_ran reports, a
-# fair kernel thread's turn aside.
+# task_starved PROBE OTHER...: "ALL ONE": PROBE's longest starvation in
+# a wait (an off-CPU gap, a wake-up's latency): the part of the wait in
+# which none of the OTHER fair probes ran. What sched_fair_starve_ran
+# reports, a fair kernel thread's turn aside. ALL over every wait; ONE
+# over the waits that held no turn the probe never saw (runs=0): a wait
+# with one is several of the kernel's, so it bounds them from above only.
 task_starved() {
 	local p target=$1
 	for p in "$@"; do
-		# The target's waits (its sleeps do not matter); the others'
-		# time off the CPU, waiting or asleep.
+		# The target's waits (its sleeps do not matter), with their
+		# unseen turns; the others' time off the CPU, waiting or asleep.
 		if [ "$p" = "$target" ]; then
-			sed -n 's/^gap start_ns=\([0-9]*\) len_ns=\([0-9]*\)/\1 \2 1/p;
-				s/^wake due_ns=\([0-9]*\) lat_ns=\([0-9]*\)/\1 \2 1/p' "$dir/$p"
+			sed -n 's/^gap start_ns=\([0-9]*\) len_ns=\([0-9]*\) runs=\([0-9]*\).*/\1 \2 1 \3/p;
+				s/^wake due_ns=\([0-9]*\) lat_ns=\([0-9]*\) runs=\([0-9]*\).*/\1 \2 1 \3/p' "$dir/$p"
 		else
-			sed -n 's/^gap start_ns=\([0-9]*\) len_ns=\([0-9]*\)/\1 \2 0/p;
-				s/^wake due_ns=\([0-9]*\) lat_ns=\([0-9]*\)/\1 \2 0/p;
-				s/^sleep start_ns=\([0-9]*\) len_ns=\([0-9]*\)/\1 \2 0/p' "$dir/$p"
-		fi | awk '$2 > 0 { printf "%.0f 0 %d\n%.0f 1 %d\n", $1, $3, $1 + $2, $3 }'
+			sed -n 's/^gap start_ns=\([0-9]*\) len_ns=\([0-9]*\).*/\1 \2 0 0/p;
+				s/^wake due_ns=\([0-9]*\) lat_ns=\([0-9]*\).*/\1 \2 0 0/p;
+				s/^sleep start_ns=\([0-9]*\) len_ns=\([0-9]*\).*/\1 \2 0 0/p' "$dir/$p"
+		fi | awk '$2 > 0 { printf "%.0f 0 %d %d\n%.0f 1 %d %d\n", $1, $3, $4, $1 + $2, $3, $4 }'
 	done | sort -k1,1n -k2,2n |
 		awk -v others=$(($# - 1)) '
 		# Sweep: w = the target waits (its gaps and wake-ups do not
@@ -376,12 +435,17 @@ task_starved() {
 			d = $2 == 0 ? 1 : -1
 			if ($3 == 1) {
 				w += d
-				if (!w) { if (cur > best) best = cur; cur = 0 }
+				if (d > 0) runs = $4
+				if (!w) {
+					if (cur > all) all = cur
+					if (!runs && cur > one) one = cur
+					cur = 0
+				}
 			} else {
 				off += d
 			}
 		}
-		END { printf "%.0f\n", best }'
+		END { printf "%.0f %.0f\n", all, one }'
 }
 
 # whatif_row CPU KEY: a number of CPU's "what-if" replay in the JSON.
@@ -409,11 +473,31 @@ for c in 1 2 3; do
 		g=$(pf "$p" gap_max_ns); w=$(pf "$p" schedstat_wait_ns)
 		num "$g" "$w" || { result 1 oracle $c "probe $p produced nothing"; continue; }
 		[ "$g" -gt "$rt_gap" ] && rt_gap=$g
+		# A duty cycle may meet the server as it wakes.
+		l=$(pf "$p" wake_max_ns)
+		[ "${l:-0}" -gt "$rt_gap" ] && rt_gap=$l
 		rt_wait_sum=$((rt_wait_sum + w))
 		[ -z "$top_wait" ] && top_wait=$w	# the first is the highest priority
 	done
 	t stint $c "longest RT preemption $pmax <= runtime + 2 ticks ($bound), or the RT tasks lived it ($rt_gap)" \
 		bash -c "[ '${pmax:-x}' -le $bound ] 2>/dev/null || [ '${pmax:-x}' -le $((rt_gap + 2 * TICK_NS)) ] 2>/dev/null"
+	# The top real-time task waits for nothing but the server, one
+	# stint at a time: its runtime, with late ticks, and the emulator,
+	# which can leave a virtual CPU unscheduled for a while (13 ms seen
+	# with a 0.5 ms runtime).
+	top=$(head -n 1 <<< "$rts")
+	if [ -n "$top" ] && [ -z "${dl[$c]:-}" ] && [ -z "$hp_cpu" ]; then
+		tw=$(pf "$top" gap_max_ns) tl=$(pf "$top" wake_max_ns)
+		[ "${tl:-0}" -gt "${tw:-0}" ] 2>/dev/null && tw=$tl
+		wb=$(( 2 * ${max_rt[$c]} + 30 * TICK_NS ))
+		txt="$top, the top real-time task, waited at most $tw at a time <= twice the runtime + 30 ms ($wb)"
+		if le "$tw" "$wb" 0 2>/dev/null || [ -z "$stock" ]; then
+			t rt-wait $c "$txt" le "$tw" "$wb" 0
+		else
+			skip rt-wait $c "$txt" "stock kernel: the defect patch 7 fixes"
+			defect7[$c]=1
+		fi
+	fi
 	[ "$c" = "$hp_cpu" ] && { echo "# cpu$c: offline in the run, figures not checked"; continue; }
 	if [ "${lost:-0}" != 0 ]; then
 		echo "# cpu$c: $lost events lost, figures not checked"
@@ -428,8 +512,12 @@ for c in 1 2 3; do
 	top=$(head -n 1 <<< "$rts")
 	if [ -z "${dl[$c]:-}" ] && [ "$(pf "$top" wakes)" = "" ] && num "$ptot" "$top_wait"; then
 		dev rt-total $c "$ptot" "$top_wait"
-		t rt-total $c "RT preempted $ptot >= the top RT task's wait $top_wait (-5% -5 ms)" \
-			upto "$top_wait" "$ptot" 5 5000000
+		txt="RT preempted $ptot >= the top RT task's wait $top_wait (-5% -5 ms)"
+		if [ -n "${defect7[$c]:-}" ]; then
+			skip rt-total $c "$txt" "stock kernel: patch 7's defect, a fair task run outside the server, is in the wait"
+		else
+			t rt-total $c "$txt" upto "$top_wait" "$ptot" 5 5000000
+		fi
 	fi
 	t rt-total $c "RT preempted ${ptot:-none} <= the RT tasks' waits together $rt_wait_sum (+5% +5 ms)" \
 		upto "${ptot:-x}" "$rt_wait_sum" 5 5000000
@@ -438,16 +526,24 @@ for c in 1 2 3; do
 	# ksoftirqd: pinned there, not probes) over the window.
 	served=$(jcpu "$J" $c served_ns)
 	frun=0
-	for p in $frs; do frun=$((frun + $(pf "$p" schedstat_run_ns))); done
+	# A probe's CPU clock (the sum_exec_runtime schedstat shows) from the
+	# start to its first clock read past the end: its /proc read after
+	# the end, milliseconds under the emulator, is not in.
+	for p in $frs; do frun=$((frun + $(pf "$p" cpu_ns))); done
 	probe_pids=" $(for p in $frs; do pf "$p" pid; done | tr '\n' ' ')"
 	kthreads=$(join -1 2 -2 2 "$dir/pinned.0" "$dir/pinned.1" 2>/dev/null |
 		awk -v c=$c -v skip="$probe_pids" '$2 == c && $4 == c && index(skip, " " $1 " ") == 0 && $5 > $3 { s += $5 - $3 }
 			END { printf "%.0f\n", s }')
 	frun=$((frun + ${kthreads:-0}))
-	if [ -n "${rt_hog[$c]:-}" ] && [ -z "${dl[$c]:-}" ] && [ -z "${chg[$c]:-}" ] && [ "${srv_rt[$c]}" != 0 ]; then
+	if [ -n "${rt_hog[$c]:-}" ] && [ -z "${dl[$c]:-}" ] && [ -z "${chg[$c]:-}" ] &&
+	   [ "${srv_rt[$c]}" != 0 ] && [ -z "$hp_cpu" ]; then
 		dev served $c "$served" "$frun"
-		t served $c "served ${served:-none} = the fair tasks' run time $frun (5% + 5 ms)" \
-			near "${served:-x}" "$frun" 5 5000000
+		txt="served ${served:-none} = the fair tasks' run time $frun (5% + 5 ms)"
+		if [ -n "${defect7[$c]:-}" ]; then
+			skip served $c "$txt" "stock kernel: patch 7's defect ran a fair task outside the server"
+		else
+			t served $c "$txt" near "${served:-x}" "$frun" 5 5000000
+		fi
 	fi
 	# The CPU's longest episode: no fair task ran while a higher class held
 	# it. Fair kernel threads end episodes too (a kworker's turn), so the
@@ -455,7 +551,7 @@ for c in 1 2 3; do
 	if [ -n "$frs" ]; then
 		smax=$(jcpu "$J" $c starvation max_ns)
 		[ "$smax" = "" ] && smax=0
-		cs=$(cpu_starved $frs)
+		read -r cs _ <<< "$(cpu_starved $frs)"
 		dev starved-cpu $c "$smax" "$cs"
 		t starved-cpu $c "longest episode $smax <= the fair probes' longest starvation $cs (+10% +2 ms)" \
 			upto "$smax" "$cs" 10 2000000
@@ -467,22 +563,24 @@ for c in 1 2 3; do
 	for p in $frs; do
 		pid=$(pf "$p" pid)
 		num "$pid" || { result 1 oracle $c "probe $p produced nothing"; continue; }
-		own=$(task_starved "$p" $(grep -vx "$p" <<< "$frs"))
+		read -r own own1 <<< "$(task_starved "$p" $(grep -vx "$p" <<< "$frs"))"
 		tm=$(task_max "$pid")
 		tm=${tm:-0}
 		dev starved $c "$tm" "$own"
 		t starved $c "$p: longest starvation in a wait $tm <= its own $own (+10% +2 ms)" \
 			upto "$tm" "$own" 10 2000000
 		case ${group[$c]:-} in max*) continue ;; esac
-		t starved $c "$p: longest starvation in a wait $tm >= its own $own (-10% -2 ms)" \
-			upto "$own" "$tm" 10 2000000
+		[ -z "$hp_cpu" ] || continue
+		t starved $c "$p: longest starvation in a wait $tm >= its own longest single wait $own1 (-10% -2 ms)" \
+			upto "$own1" "$tm" 10 2000000
 	done
 	# Boosts: spinners behind a real-time busy loop, the highest real-time
 	# task there (one below a duty cycle is also preempted by it), one
 	# setting.
 	if [ -n "${rt_hog[$c]:-}" ] && [ -z "$(pf "$top" wakes)" ] &&
 	   [ "${spinners[$c]:-0}" -ge 1 ] && [ "${fairs[$c]}" = "${spinners[$c]}" ] &&
-	   [ -z "${chg[$c]:-}" ] && [ -z "${dl[$c]:-}" ] && [ -z "${group[$c]:-}" ] && [ "${srv_rt[$c]}" != 0 ]; then
+	   [ -z "${chg[$c]:-}" ] && [ -z "${dl[$c]:-}" ] && [ -z "${group[$c]:-}" ] &&
+	   [ "${srv_rt[$c]}" != 0 ] && [ -z "$hp_cpu" ]; then
 		# Each boost takes the CPU from the real-time busy loop for about
 		# the runtime (the spinners use it all).
 		p=$(head -n 1 <<< "$rts")
@@ -494,8 +592,9 @@ for c in 1 2 3; do
 	fi
 done
 
-# The what-if: apply the setting and run the same load again.
-if [ -n "$wi_rt" ] && [ "${lost:-0}" = 0 ]; then
+# The what-if: apply the setting and run the same load again (not the
+# hotplug: the load the run recorded is not the rerun's then).
+if [ -n "$wi_rt" ] && [ "${lost:-0}" = 0 ] && [ -z "$hp_cpu" ]; then
 	for c in 1 2 3; do
 		fs_set $c "$wi_rt" "$wi_per" || echo "# cpu$c: the what-if setting was refused"
 	done
@@ -510,6 +609,7 @@ if [ -n "$wi_rt" ] && [ "${lost:-0}" = 0 ]; then
 	t ready - "every probe of the rerun set up before its window opens" probes_ready
 	start
 	wait_probes
+	t ready - "every probe of the rerun set up before its window" probes_on_time
 	kill -INT $tool
 	wait $tool
 	for c in 1 2 3; do
@@ -520,7 +620,7 @@ if [ -n "$wi_rt" ] && [ "${lost:-0}" = 0 ]; then
 		frs=$(list_probes $c fair) rts=$(list_probes $c rt)
 		# The replay predicts the CPU's starvation: none of its fair
 		# tasks running while a higher class holds it.
-		mw=$(cpu_starved $frs)
+		read -r mw mw1 <<< "$(cpu_starved $frs)"
 		top=$(head -n 1 <<< "$rts")
 		mr=0
 		[ -n "$top" ] && mr=$(awk -v w="$(pf "$top" schedstat_wait_ns)" -v d=$dur 'BEGIN { printf "%.0f\n", w / d }')
@@ -530,8 +630,17 @@ if [ -n "$wi_rt" ] && [ "${lost:-0}" = 0 ]; then
 			echo "# cpu$c: the recorded demand was censored: the replay is flagged, not checked"
 			continue
 		fi
-		t what-if $c "predicted worst starvation $pw within 20% (+2 ms) of the measured $mw" \
-			near "$pw" "$mw" 20 2000000
+		# Between the measured stretches that may hide a fair task's
+		# unseen turn and those that cannot (equal when none hides one).
+		t what-if $c "predicted worst starvation $pw within 20% (+2 ms) of the measured $mw1..$mw" \
+			within_band "$mw1" "$pw" "$mw"
+		# A deadline task takes its share from the real-time tasks too,
+		# which the replay of the server does not predict.
+		if [ -n "${dl[$c]:-}" ]; then
+			skip what-if $c "predicted RT preemption $pr ns/s against the measured $mr" \
+				"a deadline task's share is in the real-time task's wait"
+			continue
+		fi
 		t what-if $c "predicted RT preemption $pr ns/s within 20% (+2 ms/s) of the measured $mr" \
 			near "$pr" "$mr" 20 2000000
 	done
@@ -540,9 +649,39 @@ fi
 # The kernel reported nothing during the scenario (image/run's patterns).
 # A deadline task's replenishment timer a period late under the emulator
 # is a lag the kernel reports rightly: not counted where one runs.
+#
+# On the stock kernel (no server events), the two reports the series
+# fixes are its known defects, named and set aside: the running_bw
+# warning of a second dl_server_stop() at a parameter write (patch 2),
+# and the lag report of a late deferred server (patch 6). Any other
+# report fails there too.
 problems=$(cat /host/image/kernel-problems)
 [ -n "${dl[*]:-}" ] && problems=${problems//|DL replenish lagged too much/}
-report=$(dmesg | tail -n +$((klog + 1)) | grep -E -A8 "$problems")
+klines=$(dmesg | tail -n +$((klog + 1)))
+if [ -n "$stock" ]; then
+	# The notes go to stdout, the lines kept to a file.
+	awk -v kept="$dir/klines" '
+		# A warning block: kept unless it is the stock defect.
+		/cut here/ { blk = $0 "\n"; inblk = 1; next }
+		inblk { blk = blk $0 "\n" }
+		inblk && /end trace/ {
+			inblk = 0
+			if (blk ~ /task_non_contending/ && blk ~ /dl_server_stop/)
+				print "# kernel: stock defect the series fixes (patch 2): dl_server_stop() twice at a parameter write"
+			else
+				printf "%s", blk > kept
+			next
+		}
+		inblk { next }
+		/DL replenish lagged too much/ {
+			print "# kernel: stock defect the series fixes (patch 6): " $0
+			next
+		}
+		{ print > kept }
+		END { if (inblk) printf "%s", blk > kept }' <<< "$klines"
+	klines=$(cat "$dir/klines" 2> /dev/null)
+fi
+report=$(grep -E -A8 "$problems" <<< "$klines")
 [ -n "$report" ] && sed 's/^/# kernel: /' <<< "$report"
 t kernel - "no kernel report during the scenario" test -z "$report"
 
