@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,7 +110,9 @@ static long long ours(const struct fs_event *ev, enum fs_fid fid)
 	case FS_F_WHY:		return ev->why;
 	case FS_F_FIRST:	return ev->first;
 	case FS_F_STARVED:	return (long long)ev->starved;
-	default:		return 0;
+	case FS_F_RT_WAIT:	return (long long)ev->rt_wait;
+	/* A field this check does not know yet fails every record. */
+	default:		return LLONG_MIN;
 	}
 }
 
