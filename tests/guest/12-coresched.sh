@@ -38,8 +38,8 @@ timing "the fair task ran >= 25% of the $secs s ($f ns)" \
 # sets (fixed by kernel/patches/0003). Fixed, it runs about as long as the
 # FIFO task on its own CPU.
 timing "fair ($f ns) within 30% of the FIFO task on cpu$cpu ($r1 ns)" \
-	in_range "$f" "$(awk -v r="$r1" 'BEGIN { printf "%d", r * 0.7 }')" \
-	"$(awk -v r="$r1" 'BEGIN { printf "%d", r * 1.3 }')"
+	in_range "$f" "$(awk -v r="$r1" 'BEGIN { printf "%.0f", r * 0.7 }')" \
+	"$(awk -v r="$r1" 'BEGIN { printf "%.0f", r * 1.3 }')"
 # The series' test also wants the fair task within 30% of the FIFO task on
 # the sibling. That is not the fair server's to give: the two FIFO tasks
 # have equal priorities and different cookies, so each core-wide pick

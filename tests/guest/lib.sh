@@ -154,7 +154,7 @@ gapstat() {
 	awk -v min="$2" '/^gap start_ns=/ {
 		sub(/.*len_ns=/, ""); v = $0 + 0
 		if (v > min) { n++; s += v; if (v > m) m = v }
-	} END { printf "%d %d %d\n", n, n ? s / n : 0, m }' "$1"
+	} END { printf "%d %.0f %.0f\n", n, n ? s / n : 0, m }' "$1"
 }
 
 # enabled INSTANCE-DIR SYSTEM/EVENT: the event is enabled there.
@@ -236,7 +236,7 @@ probe_waits() {
 # over_stat MIN_NS: "count avg max" of the numbers on stdin above MIN_NS.
 over_stat() {
 	awk -v min="$1" '$1 + 0 > min + 0 { n++; s += $1; if ($1 + 0 > m + 0) m = $1 }
-		END { printf "%d %d %d\n", n, n ? s / n : 0, m }'
+		END { printf "%d %.0f %.0f\n", n, n ? s / n : 0, m }'
 }
 
 # near A B PCT ABS: |A - B| <= PCT% of B + ABS
