@@ -19,6 +19,10 @@
 secs=${1:-10}
 period=$(( ${2:-1000} * 1000 ))
 
+# A period of a millisecond or less is within a timer's lateness under
+# TCG: the kernel may say once that a replenishment came a period late.
+known_report "sched: DL replenish lagged too much" \
+	"a $((period / 1000)) us period, within the guest's timer latency"
 for cpu in 1 2 3; do
 	fs_set $cpu $((period / 2)) $period || exit 1
 done
