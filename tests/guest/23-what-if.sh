@@ -57,19 +57,33 @@ load() {
 
 # worst FILE [KINDS]: the longest of a probe's own waits of KINDS (gap,
 # wake, or both: the default), in ms, past the first 500 ms (the server's
-# state when the window opens is the fair task's alone).
+# state when the window opens is the fair task's alone). A wait that held
+# a turn the probe never saw (runs=N, N > 0) is left out: under TCG the
+# kernel can switch the probe in and, the virtual CPU having been left
+# unrun for longer than a 5 ms runtime, take the CPU back at the pending
+# timer before the probe runs an instruction, so one gap spans several of
+# the kernel's waits (seen: 92-402 ms at 5/50 ms). How many were left out,
+# and the longest, goes to stderr.
 worst() {
 	awk -v kinds="${2:-gap|wake}" '$1 ~ "^(" kinds ")$" {
 		split($2, a, "="); split($3, b, "=")
-		if (a[2] >= 500000000 && b[2] > m)
+		if (a[2] < 500000000)
+			next
+		if ($4 ~ /^runs=[1-9]/) {
+			n++
+			if (b[2] > u) u = b[2]
+		} else if (b[2] > m)
 			m = b[2]
-	} END { printf "%.2f\n", m / 1e6 }' "$1"
+	} END {
+		if (n) printf "# %s: %d waits with unseen turns left out, the longest %.2f ms\n",
+			FILENAME, n, u / 1e6 > "/dev/stderr"
+		printf "%.2f\n", m / 1e6 }' "$1"
 }
 
 # p90 FILE: the 90th percentile of a probe's gaps over 2 ms, in ms, past
-# the first 500 ms.
+# the first 500 ms, those with unseen turns left out (as worst).
 p90() {
-	awk '/^gap / { split($2, a, "="); split($3, b, "=")
+	awk '/^gap / && $4 !~ /^runs=[1-9]/ { split($2, a, "="); split($3, b, "=")
 		if (a[2] >= 500000000 && b[2] > 2000000) print b[2] }' "$1" |
 		sort -n | awk '{ v[NR] = $1 }
 			END { i = int(NR * 0.9 + 0.5); if (i < 1) i = 1
