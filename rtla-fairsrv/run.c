@@ -26,6 +26,12 @@
 #define DEFAULT_WORST	10			/* episodes --json lists */
 
 static volatile sig_atomic_t stop_signal;
+/*
+ * When the first stopping signal came, in the trace clock: the window ends
+ * there, not at the read that follows. A 64-bit store is one store on the
+ * 64-bit machines the tool is built for.
+ */
+static volatile uint64_t stop_ns;
 
 /* The state of one run. */
 struct run {
@@ -44,6 +50,9 @@ struct run {
 	uint64_t on_ns;			/* tracing went on, the first events */
 	uint64_t start_ns;		/* the window opened, every event on:
 					 * CLOCK_MONOTONIC, the trace clock */
+	uint64_t end_ns;		/* the window's end, once the signal or
+					 * -d set it: later events not applied */
+	unsigned long long after_end;	/* events read past end_ns */
 	uint64_t events;
 	long long lost;			/* from the records' drop marks */
 	bool lost_unknown;
@@ -61,7 +70,14 @@ struct run {
 /* Signal handler: only ask the loop to stop. */
 static void on_signal(int sig)
 {
+	int saved = errno;
+	struct timespec ts;
+
+	if (!stop_ns && !clock_gettime(CLOCK_MONOTONIC, &ts))
+		stop_ns = (uint64_t)ts.tv_sec * 1000000000ULL +
+			  (uint64_t)ts.tv_nsec;
 	stop_signal = sig;
+	errno = saved;
 }
 
 /* Whether @cpu is one of the CPUs reported. */
@@ -244,6 +260,11 @@ static void feed(void *ctx, const struct fs_event *ev)
 {
 	struct run *run = ctx;
 
+	/* The kernel went on while the tool read its last events. */
+	if (run->end_ns && ev->ts > run->end_ns) {
+		run->after_end++;
+		return;
+	}
 	/* Events read: not the tool's marks (the tasks found at start too). */
 	if (!fs_ev_is(ev->type, FS_KIND_MARK))
 		run->events++;
@@ -566,12 +587,30 @@ fail:
 	return -1;
 }
 
+/*
+ * Set where the window ends once it is known at @now: at the stopping
+ * signal, or -d after it opened. Set before the events up to @now are fed,
+ * so that none after the end is applied.
+ */
+static void window_end(struct run *run, uint64_t now)
+{
+	uint64_t d = run->p->duration_s * 1000000000ULL;
+
+	if (run->end_ns)
+		return;
+	if (stop_ns > run->start_ns)
+		run->end_ns = stop_ns;
+	if (d && now - run->start_ns >= d &&
+	    (!run->end_ns || run->end_ns > run->start_ns + d))
+		run->end_ns = run->start_ns + d;
+}
+
 /* run: collect until a signal, the duration or the threshold. */
 static int run_loop(struct run *run, struct fs_trace *t)
 {
 	const struct fs_params *p = run->p;
 	bool live = p->mode == FS_MODE_TOP && !p->quiet && !p->json;
-	uint64_t next_refresh = REFRESH_NS, elapsed;
+	uint64_t next_refresh = REFRESH_NS, elapsed, now;
 
 	while (!stop_signal) {
 		struct timespec ts = { 0, POLL_NS };
@@ -580,7 +619,9 @@ static int run_loop(struct run *run, struct fs_trace *t)
 			fs_err("nanosleep: %s", strerror(errno));
 			return -1;
 		}
-		fs_order_mark(&run->order, fs_system_now());
+		now = fs_system_now();
+		window_end(run, now);
+		fs_order_mark(&run->order, now);
 		if (fs_trace_collect(t, queue, run))
 			return -1;
 		fs_order_round(&run->order, feed, run);
@@ -589,15 +630,16 @@ static int run_loop(struct run *run, struct fs_trace *t)
 		threshold_open(run, run->order.safe);
 		if (run->pending && !on_threshold(run, t, false))
 			break;
-		elapsed = fs_system_now() - run->start_ns;
-		if (p->duration_s && elapsed >= p->duration_s * 1000000000ULL)
+		if (run->end_ns)
 			break;
+		elapsed = fs_system_now() - run->start_ns;
 		if (live && elapsed >= next_refresh) {
 			if (refresh(run))
 				return run->out_broken ? 0 : -1;
 			next_refresh += REFRESH_NS;
 		}
 	}
+	window_end(run, fs_system_now());
 	if (stop_signal > 0)
 		fs_debug("stopped by signal %d", (int)stop_signal);
 	return 0;
@@ -610,6 +652,9 @@ static int finish(struct run *run, uint64_t now)
 	int cpu;
 
 	fs_order_flush(&run->order, feed, run);
+	if (run->after_end)
+		fs_debug("%llu events after the window's end (the stop) not applied",
+			 run->after_end);
 	if (run->order.late)
 		fs_debug("%llu events arrived after later ones: not applied",
 			 (unsigned long long)run->order.late);
@@ -1022,6 +1067,8 @@ int fs_main(int argc, char **argv, enum fs_mode mode)
 		goto out;
 	if (fs_trace_stop(t, queue, &run, &now))
 		goto out;
+	if (run.end_ns && run.end_ns < now)
+		now = run.end_ns;
 	overrun = fs_trace_overrun(t);
 	/* Both count the same drops; the counters also see drops no
 	 * record reported. */
