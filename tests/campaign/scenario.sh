@@ -410,8 +410,10 @@ cpu_starved() {
 # a wait (an off-CPU gap, a wake-up's latency): the part of the wait in
 # which none of the OTHER fair probes ran. What sched_fair_starve_ran
 # reports, a fair kernel thread's turn aside. ALL over every wait; ONE
-# over the waits that held no turn the probe never saw (runs=0): a wait
-# with one is several of the kernel's, so it bounds them from above only.
+# over the waits that held no turn the probe never saw (runs=0) and met no
+# other probe's time off the CPU that held one: such a wait is several of
+# the kernel's, or another fair task ran in it unseen (its turn's time
+# then counts as its probe's gap), so it bounds them from above only.
 task_starved() {
 	local p target=$1
 	for p in "$@"; do
@@ -421,28 +423,33 @@ task_starved() {
 			sed -n 's/^gap start_ns=\([0-9]*\) len_ns=\([0-9]*\) runs=\([0-9]*\).*/\1 \2 1 \3/p;
 				s/^wake due_ns=\([0-9]*\) lat_ns=\([0-9]*\) runs=\([0-9]*\).*/\1 \2 1 \3/p' "$dir/$p"
 		else
-			sed -n 's/^gap start_ns=\([0-9]*\) len_ns=\([0-9]*\).*/\1 \2 0 0/p;
-				s/^wake due_ns=\([0-9]*\) lat_ns=\([0-9]*\).*/\1 \2 0 0/p;
+			sed -n 's/^gap start_ns=\([0-9]*\) len_ns=\([0-9]*\) runs=\([0-9]*\).*/\1 \2 0 \3/p;
+				s/^wake due_ns=\([0-9]*\) lat_ns=\([0-9]*\) runs=\([0-9]*\).*/\1 \2 0 \3/p;
 				s/^sleep start_ns=\([0-9]*\) len_ns=\([0-9]*\).*/\1 \2 0 0/p' "$dir/$p"
 		fi | awk '$2 > 0 { printf "%.0f 0 %d %d\n%.0f 1 %d %d\n", $1, $3, $4, $1 + $2, $3, $4 }'
 	done | sort -k1,1n -k2,2n |
 		awk -v others=$(($# - 1)) '
 		# Sweep: w = the target waits (its gaps and wake-ups do not
-		# overlap), off = other probes not running.
+		# overlap), off = other probes not running, of which tainted
+		# hold a turn their probe never saw (runs > 0): the kernel ran
+		# that task somewhere in it, so a wait that meets one, or has
+		# unseen turns itself, bounds the kernel from above only.
 		{
 			if (w && off == others) cur += $1 - last
 			last = $1
 			d = $2 == 0 ? 1 : -1
 			if ($3 == 1) {
 				w += d
-				if (d > 0) runs = $4
+				if (d > 0) bad = $4 > 0 || tainted > 0
 				if (!w) {
 					if (cur > all) all = cur
-					if (!runs && cur > one) one = cur
+					if (!bad && cur > one) one = cur
 					cur = 0
 				}
 			} else {
 				off += d
+				if ($4 > 0) tainted += d
+				if (w && tainted > 0) bad = 1
 			}
 		}
 		END { printf "%.0f %.0f\n", all, one }'

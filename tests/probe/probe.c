@@ -249,7 +249,9 @@ static void usage(void)
 	       "  gap start_ns=OFFSET len_ns=LENGTH runs=N\n"
 	       "  (OFFSET from the start of the measurement; N the turns on\n"
 	       "  the CPU in it that the thread never saw: context switches\n"
-	       "  beyond the one that began it, so not 0: several waits)\n"
+	       "  beyond the one that began it, and with -o one more when\n"
+	       "  the kernel charged it over 1 ms of CPU time in the gap;\n"
+	       "  not 0: several waits, or a turn the probe cannot place)\n"
 	       "and, with -C, one line per wake-up and per sleep:\n"
 	       "  wake due_ns=OFFSET lat_ns=LATENCY runs=N\n"
 	       "  sleep start_ns=OFFSET len_ns=LENGTH\n"
@@ -615,6 +617,12 @@ static bool sleep_until(int64_t when)
 	return true;
 }
 
+/*
+ * CPU time charged to the thread in a gap, or while it slept, beyond which
+ * the kernel ran it in a turn it never saw (a switch costs microseconds).
+ */
+#define UNSEEN_CPU_NS	(1 * NSEC_PER_MSEC)
+
 /* The thread's context switches at the last count (unseen_runs()). */
 static long switch_mark;
 
@@ -781,6 +789,13 @@ static int64_t measure(const struct options *opt, struct gap_stats *gs,
 			delta = (now - mark) - (cpu - cpu_mark);
 			mark = now;
 			cpu_mark = cpu;
+			/*
+			 * CPU time charged inside the gap is a turn the
+			 * thread never saw run: under an emulator the kernel
+			 * can run it while its virtual CPU is not run.
+			 */
+			if (now - prev - delta > UNSEEN_CPU_NS)
+				runs++;
 		}
 		if (delta > opt->gap_ns)
 			record_gap(gs, opt->list, prev, delta, runs);
@@ -886,10 +901,17 @@ static int64_t cycle(const struct options *opt, struct gap_stats *gs,
 		now = read_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC");
 		lat = now - due;
 		runs = unseen_runs();
-		/* Less what it ran between going to sleep and now. */
-		if (opt->off_cpu)
-			lat -= read_clock(CLOCK_THREAD_CPUTIME_ID,
-					  "CLOCK_THREAD_CPUTIME_ID") - cpu;
+		/*
+		 * Less what it ran between going to sleep and now; past a
+		 * switch's cost, that is a turn it never saw (as in measure()).
+		 */
+		if (opt->off_cpu) {
+			cpu = read_clock(CLOCK_THREAD_CPUTIME_ID,
+					 "CLOCK_THREAD_CPUTIME_ID") - cpu;
+			lat -= cpu;
+			if (cpu > UNSEEN_CPU_NS)
+				runs++;
+		}
 		record_wake(ws, opt->list, due, lat, runs);
 	}
 	return now;
