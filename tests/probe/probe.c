@@ -1001,10 +1001,14 @@ int main(int argc, char **argv)
 	 * leave the CPU to the fair-probe until then. The run time over
 	 * the window is taken from the thread's CPU clock at the start (the
 	 * same sum_exec_runtime): fair-probe's spin before it is not in.
+	 * A deadline task wakes a period earlier still: its set-up may have
+	 * used its budget, and it then waits for the next period.
 	 */
 #ifdef PROBE_POLICY_RT
 	if (opt.start_at)
-		wait_until(opt.start_at - SCHEDSTAT_LEAD_NS);
+		wait_until(opt.start_at - SCHEDSTAT_LEAD_NS -
+			   (opt.policy == SCHED_DEADLINE ?
+			    (int64_t)opt.dl_period : 0));
 #endif
 	ss_start = read_schedstat();
 	switch_mark = switches();
