@@ -249,9 +249,9 @@ static void usage(void)
 	       "  gap start_ns=OFFSET len_ns=LENGTH runs=N\n"
 	       "  (OFFSET from the start of the measurement; N the turns on\n"
 	       "  the CPU in it that the thread never saw: context switches\n"
-	       "  beyond the one that began it, and with -o one more when\n"
-	       "  the kernel charged it over 1 ms of CPU time in the gap;\n"
-	       "  not 0: several waits, or a turn the probe cannot place)\n"
+	       "  beyond the one that began it, so not 0: several waits;\n"
+	       "  with -o, a jump of the clock in which the kernel charged\n"
+	       "  it over 1 ms of CPU time is placed at the jump's end)\n"
 	       "and, with -C, one line per wake-up and per sleep:\n"
 	       "  wake due_ns=OFFSET lat_ns=LATENCY runs=N\n"
 	       "  sleep start_ns=OFFSET len_ns=LENGTH\n"
@@ -618,8 +618,8 @@ static bool sleep_until(int64_t when)
 }
 
 /*
- * CPU time charged to the thread in a gap, or while it slept, beyond which
- * the kernel ran it in a turn it never saw (a switch costs microseconds).
+ * CPU time charged to the thread inside a jump of its clock, beyond which
+ * the kernel ran it there (a switch costs microseconds).
  */
 #define UNSEEN_CPU_NS	(1 * NSEC_PER_MSEC)
 
@@ -768,7 +768,7 @@ static int64_t measure(const struct options *opt, struct gap_stats *gs,
 {
 	int64_t prev = first;
 	int64_t now = first;
-	int64_t delta, cpu, mark = first, cpu_mark = 0;
+	int64_t delta, cpu, mark = first, cpu_mark = 0, start;
 	long runs;
 
 	if (opt->off_cpu)
@@ -778,6 +778,7 @@ static int64_t measure(const struct options *opt, struct gap_stats *gs,
 		now = read_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC");
 		delta = now - prev;
 		runs = delta > opt->gap_ns ? unseen_runs() : 0;
+		start = prev;
 		if (delta > opt->gap_ns && opt->off_cpu) {
 			/*
 			 * Since the mark the thread ran all the time but in
@@ -790,15 +791,16 @@ static int64_t measure(const struct options *opt, struct gap_stats *gs,
 			mark = now;
 			cpu_mark = cpu;
 			/*
-			 * CPU time charged inside the gap is a turn the
-			 * thread never saw run: under an emulator the kernel
-			 * can run it while its virtual CPU is not run.
+			 * CPU time charged inside the jump: under an emulator
+			 * the turn went on while the virtual CPU was not run,
+			 * and the timer that ended it fired as it ran again.
+			 * The time off the CPU is then the jump's end.
 			 */
 			if (now - prev - delta > UNSEEN_CPU_NS)
-				runs++;
+				start = now - delta;
 		}
 		if (delta > opt->gap_ns)
-			record_gap(gs, opt->list, prev, delta, runs);
+			record_gap(gs, opt->list, start, delta, runs);
 		prev = now;
 		if (deadline && now >= deadline)
 			break;
@@ -901,17 +903,10 @@ static int64_t cycle(const struct options *opt, struct gap_stats *gs,
 		now = read_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC");
 		lat = now - due;
 		runs = unseen_runs();
-		/*
-		 * Less what it ran between going to sleep and now; past a
-		 * switch's cost, that is a turn it never saw (as in measure()).
-		 */
-		if (opt->off_cpu) {
-			cpu = read_clock(CLOCK_THREAD_CPUTIME_ID,
-					 "CLOCK_THREAD_CPUTIME_ID") - cpu;
-			lat -= cpu;
-			if (cpu > UNSEEN_CPU_NS)
-				runs++;
-		}
+		/* Less what it ran between going to sleep and now. */
+		if (opt->off_cpu)
+			lat -= read_clock(CLOCK_THREAD_CPUTIME_ID,
+					  "CLOCK_THREAD_CPUTIME_ID") - cpu;
 		record_wake(ws, opt->list, due, lat, runs);
 	}
 	return now;
