@@ -426,14 +426,24 @@ fi
 # every such time; ONE over those that no wait with a turn its probe never
 # saw (runs=) overlaps: such a wait may hide a fair task's run, so ALL
 # bounds the truth from above and ONE from below.
+# A gap in which the kernel charged the probe more CPU time than this held
+# a turn the probe never saw, at the gap's start or its end (charged_ns).
+CHARGED_NS=1000000
+# spans_of PROBE MARK SLEEPS: "start len MARK runs charged" per gap and
+# wake-up of PROBE, and with SLEEPS 1 its sleeps ("start len 0 0 0").
+spans_of() {
+	sed -n "s/^gap start_ns=\([0-9]*\) len_ns=\([0-9]*\) runs=\([0-9]*\) charged_ns=\(-\{0,1\}[0-9]*\).*/\1 \2 $2 \3 \4/p;
+		s/^wake due_ns=\([0-9]*\) lat_ns=\([0-9]*\) runs=\([0-9]*\).*/\1 \2 $2 \3 0/p" "$dir/$1"
+	[ "$3" = 1 ] && sed -n 's/^sleep start_ns=\([0-9]*\) len_ns=\([0-9]*\).*/\1 \2 0 0 0/p' "$dir/$1"
+	return 0
+}
+
 cpu_starved() {
 	local p
 	for p in "$@"; do
-		# start len waiting(1)/asleep(0) unseen-turns
-		sed -n 's/^gap start_ns=\([0-9]*\) len_ns=\([0-9]*\) runs=\([0-9]*\).*/\1 \2 1 \3/p;
-			s/^wake due_ns=\([0-9]*\) lat_ns=\([0-9]*\) runs=\([0-9]*\).*/\1 \2 1 \3/p;
-			s/^sleep start_ns=\([0-9]*\) len_ns=\([0-9]*\).*/\1 \2 0 0/p' "$dir/$p"
-	done | awk '$2 > 0 { t = $4 > 0; printf "%.0f 0 %d %d\n%.0f 1 %d %d\n", $1, $3, t, $1 + $2, $3, t }' |
+		# start len waiting(1)/asleep(0) unseen-turns charged
+		spans_of "$p" 1 1
+	done | awk -v CHARGED=$CHARGED_NS '$2 > 0 { t = $4 > 0 || $5 > CHARGED; printf "%.0f 0 %d %d\n%.0f 1 %d %d\n", $1, $3, t, $1 + $2, $3, t }' |
 		sort -k1,1n -k2,2n |
 		awk -v n=$# '
 		# Sweep the boundaries (starts before ends at one instant):
@@ -469,13 +479,11 @@ task_starved() {
 		# The target's waits (its sleeps do not matter), with their
 		# unseen turns; the others' time off the CPU, waiting or asleep.
 		if [ "$p" = "$target" ]; then
-			sed -n 's/^gap start_ns=\([0-9]*\) len_ns=\([0-9]*\) runs=\([0-9]*\).*/\1 \2 1 \3/p;
-				s/^wake due_ns=\([0-9]*\) lat_ns=\([0-9]*\) runs=\([0-9]*\).*/\1 \2 1 \3/p' "$dir/$p"
+			spans_of "$p" 1 0
 		else
-			sed -n 's/^gap start_ns=\([0-9]*\) len_ns=\([0-9]*\) runs=\([0-9]*\).*/\1 \2 0 \3/p;
-				s/^wake due_ns=\([0-9]*\) lat_ns=\([0-9]*\) runs=\([0-9]*\).*/\1 \2 0 \3/p;
-				s/^sleep start_ns=\([0-9]*\) len_ns=\([0-9]*\).*/\1 \2 0 0/p' "$dir/$p"
-		fi | awk '$2 > 0 { printf "%.0f 0 %d %d\n%.0f 1 %d %d\n", $1, $3, $4, $1 + $2, $3, $4 }'
+			spans_of "$p" 0 1
+		fi | awk -v CHARGED=$CHARGED_NS '$2 > 0 { t = $4 > 0 || $5 > CHARGED
+			printf "%.0f 0 %d %d\n%.0f 1 %d %d\n", $1, $3, t, $1 + $2, $3, t }'
 	done | sort -k1,1n -k2,2n |
 		awk -v others=$(($# - 1)) '
 		# Sweep: w = the target waits (its gaps and wake-ups do not

@@ -64,6 +64,7 @@ struct span {
 	int64_t at;
 	int64_t len;
 	long runs;	/* turns on the CPU in it the thread never saw */
+	int64_t charged;	/* CPU time the kernel charged inside it */
 };
 
 /* A growable list of spans. */
@@ -246,12 +247,13 @@ static void usage(void)
 	       "  wakes_over_1ms          wake-ups later than 1 ms\n"
 	       "  wake_avg_over_1ms_ns    their mean latency\n"
 	       "With -l, then one line per gap, in order:\n"
-	       "  gap start_ns=OFFSET len_ns=LENGTH runs=N\n"
+	       "  gap start_ns=OFFSET len_ns=LENGTH runs=N charged_ns=C\n"
 	       "  (OFFSET from the start of the measurement; N the turns on\n"
 	       "  the CPU in it that the thread never saw: context switches\n"
-	       "  beyond the one that began it, so not 0: several waits;\n"
-	       "  with -o, a jump of the clock in which the kernel charged\n"
-	       "  it over 1 ms of CPU time is placed at the jump's end)\n"
+	       "  beyond the one that began it, so not 0: several waits; C,\n"
+	       "  with -o, the CPU time the kernel charged inside the jump of\n"
+	       "  the clock: a turn that went on while the CPU was not run,\n"
+	       "  at the jump's start or its end)\n"
 	       "and, with -C, one line per wake-up and per sleep:\n"
 	       "  wake due_ns=OFFSET lat_ns=LATENCY runs=N\n"
 	       "  sleep start_ns=OFFSET len_ns=LENGTH\n"
@@ -617,12 +619,6 @@ static bool sleep_until(int64_t when)
 	return true;
 }
 
-/*
- * CPU time charged to the thread inside a jump of its clock, beyond which
- * the kernel ran it there (a switch costs microseconds).
- */
-#define UNSEEN_CPU_NS	(1 * NSEC_PER_MSEC)
-
 /* The thread's context switches at the last count (unseen_runs()). */
 static long switch_mark;
 
@@ -716,7 +712,7 @@ static struct schedstat read_schedstat(void)
 
 /* Append a span to @l; exit 1 when out of memory. */
 static void spans_append(struct spans *l, int64_t at, int64_t len,
-			 long runs)
+			 long runs, int64_t charged)
 {
 	struct span *grown;
 	size_t cap;
@@ -734,12 +730,13 @@ static void spans_append(struct spans *l, int64_t at, int64_t len,
 	l->v[l->nr].at = at;
 	l->v[l->nr].len = len;
 	l->v[l->nr].runs = runs;
+	l->v[l->nr].charged = charged;
 	l->nr++;
 }
 
 /* Account one gap of @len ns that began at @start. */
 static void record_gap(struct gap_stats *gs, int list, int64_t start,
-		       int64_t len, long runs)
+		       int64_t len, long runs, int64_t charged)
 {
 	if (gs->count == 0 || len < gs->min)
 		gs->min = len;
@@ -756,7 +753,7 @@ static void record_gap(struct gap_stats *gs, int list, int64_t start,
 	if (len > 500 * NSEC_PER_MSEC)
 		gs->over_500ms++;
 	if (list)
-		spans_append(&gs->list, start, len, runs);
+		spans_append(&gs->list, start, len, runs, charged);
 }
 
 /*
@@ -768,7 +765,7 @@ static int64_t measure(const struct options *opt, struct gap_stats *gs,
 {
 	int64_t prev = first;
 	int64_t now = first;
-	int64_t delta, cpu, mark = first, cpu_mark = 0, start;
+	int64_t delta, cpu, mark = first, cpu_mark = 0, charged;
 	long runs;
 
 	if (opt->off_cpu)
@@ -778,7 +775,7 @@ static int64_t measure(const struct options *opt, struct gap_stats *gs,
 		now = read_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC");
 		delta = now - prev;
 		runs = delta > opt->gap_ns ? unseen_runs() : 0;
-		start = prev;
+		charged = 0;
 		if (delta > opt->gap_ns && opt->off_cpu) {
 			/*
 			 * Since the mark the thread ran all the time but in
@@ -792,15 +789,14 @@ static int64_t measure(const struct options *opt, struct gap_stats *gs,
 			cpu_mark = cpu;
 			/*
 			 * CPU time charged inside the jump: under an emulator
-			 * the turn went on while the virtual CPU was not run,
-			 * and the timer that ended it fired as it ran again.
-			 * The time off the CPU is then the jump's end.
+			 * a turn goes on while the virtual CPU is not run, at
+			 * the jump's start or its end; where, the thread
+			 * cannot tell.
 			 */
-			if (now - prev - delta > UNSEEN_CPU_NS)
-				start = now - delta;
+			charged = now - prev - delta;
 		}
 		if (delta > opt->gap_ns)
-			record_gap(gs, opt->list, start, delta, runs);
+			record_gap(gs, opt->list, prev, delta, runs, charged);
 		prev = now;
 		if (deadline && now >= deadline)
 			break;
@@ -821,7 +817,7 @@ static void record_wake(struct wake_stats *ws, int list, int64_t due,
 		ws->sum_over_1ms += lat;
 	}
 	if (list)
-		spans_append(&ws->list, due, lat, runs);
+		spans_append(&ws->list, due, lat, runs, 0);
 }
 
 /*
@@ -889,7 +885,7 @@ static int64_t cycle(const struct options *opt, struct gap_stats *gs,
 		 */
 		slept = due > now;
 		if (opt->list && slept)
-			spans_append(&ws->sleeps, now, due - now, 0);
+			spans_append(&ws->sleeps, now, due - now, 0, 0);
 		if (slept)
 			switch_mark = switches();
 		if (!sleep_until(due))
@@ -951,9 +947,10 @@ static void report(const struct options *opt, const struct gap_stats *gs,
 		       ws->sum_over_1ms / (int64_t)ws->over_1ms : 0);
 	}
 	for (i = 0; i < gs->list.nr; i++)
-		printf("gap start_ns=%" PRId64 " len_ns=%" PRId64 " runs=%ld\n",
+		printf("gap start_ns=%" PRId64 " len_ns=%" PRId64
+		       " runs=%ld charged_ns=%" PRId64 "\n",
 		       gs->list.v[i].at - t0, gs->list.v[i].len,
-		       gs->list.v[i].runs);
+		       gs->list.v[i].runs, gs->list.v[i].charged);
 	for (i = 0; i < ws->list.nr; i++)
 		printf("wake due_ns=%" PRId64 " lat_ns=%" PRId64 " runs=%ld\n",
 		       ws->list.v[i].at - t0, ws->list.v[i].len,
