@@ -427,7 +427,8 @@ fi
 # saw (runs=) overlaps: such a wait may hide a fair task's run, so ALL
 # bounds the truth from above and ONE from below.
 # A gap in which the kernel charged the probe more CPU time than this held
-# a turn the probe never saw, at the gap's start or its end (charged_ns).
+# a turn the probe never saw, at the gap's start or its end (charged_ns):
+# the upper bounds take its whole jump, the lower bounds leave it out.
 CHARGED_NS=1000000
 # spans_of PROBE MARK SLEEPS: "start len MARK runs charged" per gap and
 # wake-up of PROBE, and with SLEEPS 1 its sleeps ("start len 0 0 0").
@@ -443,7 +444,10 @@ cpu_starved() {
 	for p in "$@"; do
 		# start len waiting(1)/asleep(0) unseen-turns charged
 		spans_of "$p" 1 1
-	done | awk -v CHARGED=$CHARGED_NS '$2 > 0 { t = $4 > 0 || $5 > CHARGED; printf "%.0f 0 %d %d\n%.0f 1 %d %d\n", $1, $3, t, $1 + $2, $3, t }' |
+	done | awk -v CHARGED=$CHARGED_NS '$2 > 0 { t = $4 > 0 || $5 > CHARGED
+		# A charged gap may lie anywhere in its jump: take the jump.
+		l = $2 + ($5 > CHARGED ? $5 : 0)
+		printf "%.0f 0 %d %d\n%.0f 1 %d %d\n", $1, $3, t, $1 + l, $3, t }' |
 		sort -k1,1n -k2,2n |
 		awk -v n=$# '
 		# Sweep the boundaries (starts before ends at one instant):
@@ -483,7 +487,9 @@ task_starved() {
 		else
 			spans_of "$p" 0 1
 		fi | awk -v CHARGED=$CHARGED_NS '$2 > 0 { t = $4 > 0 || $5 > CHARGED
-			printf "%.0f 0 %d %d\n%.0f 1 %d %d\n", $1, $3, t, $1 + $2, $3, t }'
+			# A charged gap may lie anywhere in its jump: take the jump.
+			l = $2 + ($5 > CHARGED ? $5 : 0)
+			printf "%.0f 0 %d %d\n%.0f 1 %d %d\n", $1, $3, t, $1 + l, $3, t }'
 	done | sort -k1,1n -k2,2n |
 		awk -v others=$(($# - 1)) '
 		# Sweep: w = the target waits (its gaps and wake-ups do not
