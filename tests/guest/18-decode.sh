@@ -13,7 +13,9 @@
 
 taskset -cp 0 $$ > /dev/null
 rm -f /tmp/dc.ready
-decode-check -d 10 -r /tmp/dc.ready > /tmp/dc.out 2> /tmp/dc.err &
+# It records until the load is done (SIGINT; 300 s at most: the debug
+# kernel is several times slower).
+decode-check -d 300 -r /tmp/dc.ready > /tmp/dc.out 2> /tmp/dc.err &
 dc=$!
 for ((end = SECONDS + 60; SECONDS < end; )); do
 	[ -e /tmp/dc.ready ] && break
@@ -46,6 +48,7 @@ fs_write 2 runtime 50000000
 echo 0 > /sys/devices/system/cpu/cpu3/online
 echo 1 > /sys/devices/system/cpu/cpu3/online
 wait $probes $mover 2> /dev/null
+kill -INT $dc
 wait $dc
 rc=$?
 sed 's/^/# /' /tmp/dc.out

@@ -129,14 +129,17 @@ hog() {
 }
 
 # spin_then_hog CPU: for a CPU whose server is disabled, a fair task that
-# spins in user space, then a FIFO rt-probe (40 s) that takes the CPU from
-# it. The fair task must be in user space when the hog comes: one
+# spins in user space, then a FIFO rt-probe that takes the CPU from it
+# (for 300 s: the debug kernel is slow; kill both when done). The fair
+# task must be in user space when the hog comes: one
 # preempted inside an RCU read-side section there would never run again,
 # and RCU grace periods, the tool's own setup among their waiters, would
 # stall (seen once in 16-open-wait, with fair-probe preempted in
-# clock_gettime). Adds the pids to $probes; kill them when done.
+# clock_gettime). It returns once the hog is FIFO (its ready file): on the
+# debug kernel starting it takes seconds, and a tool started before would
+# see the fair task run. Adds the pids to $probes; kill them when done.
 spin_then_hog() {
-	local pid i
+	local pid i ready=/tmp/hog$1.ready
 	taskset -c "$1" sh -c 'while :; do :; done' &
 	pid=$!
 	probes+=" $pid"
@@ -145,8 +148,14 @@ spin_then_hog() {
 		[ "$(awk '{ print $14 }' /proc/$pid/stat)" -gt 0 ] && break
 		sleep 0.01
 	done
-	rt-probe -c "$1" -d 40 > /dev/null &
+	rm -f $ready
+	rt-probe -c "$1" -d 300 -R $ready > /dev/null &
 	probes+=" $!"
+	for ((i = 0; i < 600; i++)); do
+		[ -e $ready ] && return 0
+		sleep 0.1
+	done
+	echo "# the hog on CPU $1 did not start within 60 s" >&2
 }
 
 # gapstat FILE MIN_NS: "count avg max" of the listed gaps longer than MIN_NS.

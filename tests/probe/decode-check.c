@@ -5,8 +5,9 @@
  *
  *   decode-check -d SECONDS -r READY_FILE
  *
- * It records the tool's events in an instance of its own for SECONDS
- * (READY_FILE is created once they are enabled, for the load to start),
+ * It records the tool's events in an instance of its own for SECONDS, or
+ * until SIGINT (READY_FILE is created once they are enabled, for the load
+ * to start),
  * then takes every record twice: through the tool's layout and
  * fs_record_decode(), and through libtraceevent, which reads each field
  * and prints the event from its print format (the kernel's TP_printk).
@@ -16,6 +17,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -263,12 +265,24 @@ static int setup(struct check *c)
 	return 0;
 }
 
-/* Record the tool's events for @secs seconds in @inst. */
+/* SIGINT: only end the recording's sleep early. */
+static void on_stop(int sig)
+{
+	(void)sig;
+}
+
+/* Record the tool's events for @secs seconds (or until SIGINT) in @inst. */
 static int record(struct tracefs_instance *inst, unsigned int secs,
 		  const char *ready)
 {
+	struct sigaction sa = { .sa_handler = on_stop };
 	int i, fd;
 
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGINT, &sa, NULL)) {
+		fprintf(stderr, "decode-check: sigaction: %s\n", strerror(errno));
+		return -1;
+	}
 	if (tracefs_trace_off(inst) ||
 	    tracefs_instance_file_write(inst, "trace_clock", "mono") < 0) {
 		fprintf(stderr, "decode-check: cannot set up the instance\n");
