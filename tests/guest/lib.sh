@@ -121,11 +121,21 @@ starve() {
 
 # hog CPU SECONDS: an rt-probe and a fair-probe on CPU for SECONDS, their
 # output discarded: the fair server's usual load. Adds the pids to $probes.
+# It returns once both are set up (ready files, 60 s at most): on the debug
+# kernel starting them takes seconds, and what a test does next must meet
+# the load.
 hog() {
-	rt-probe -c "$1" -d "$2" > /dev/null &
+	local r=/tmp/hog-rt$1.ready f=/tmp/hog-fair$1.ready i
+	rm -f $r $f
+	rt-probe -c "$1" -d "$2" -R $r > /dev/null &
 	probes+=" $!"
-	fair-probe -c "$1" -d "$2" > /dev/null &
+	fair-probe -c "$1" -d "$2" -R $f > /dev/null &
 	probes+=" $!"
+	for ((i = 0; i < 600; i++)); do
+		[ -e $r ] && [ -e $f ] && return 0
+		sleep 0.1
+	done
+	echo "# the load on CPU $1 did not start within 60 s" >&2
 }
 
 # spin_then_hog CPU: for a CPU whose server is disabled, a fair task that
