@@ -319,14 +319,10 @@ todo() {
 # serves several hundred times a run: served and RT preempted then fall
 # 3-6% short (seed 1, CPU 2: 0.5 ms every 13 ms). Known, not fixed yet.
 SHORT_WHY="a serving's tail after its throttle is not counted (runtime under two ticks)"
-# check_or_todo CHECK CPU TEXT COMMAND...: a check, or a TODO on a CPU
-# whose runtime is under two ticks.
-check_or_todo() {
-	if [ "${srv_rt[$2]}" -lt $((2 * TICK_NS)) ] && [ "${srv_rt[$2]}" != 0 ]; then
-		todo "$1" "$2" "$3" "$SHORT_WHY" "${@:4}"
-	else
-		t "$@"
-	fi
+# short_why CPU: SHORT_WHY if CPU's runtime is under two ticks.
+short_why() {
+	[ "${srv_rt[$1]}" -lt $((2 * TICK_NS)) ] && [ "${srv_rt[$1]}" != 0 ] &&
+		echo "$SHORT_WHY"
 }
 # On the stock kernel the kprobe source's longest RT preemption once
 # exceeded what the RT task lived by 2.2 ms (seed 1, CPU 1: 68.1 ms for
@@ -334,10 +330,13 @@ check_or_todo() {
 # kernel): the trace of that stint lacks the switch back, so the cause is
 # not found yet. Known, not fixed: a TODO there.
 STOCK_WHY="the kprobe source's longest stint can exceed the RT task's gap by ~2 ms (seed 1 on the stock kernel)"
-# stock_or_check CHECK CPU TEXT COMMAND...: a check, a TODO on the stock kernel.
-stock_or_check() {
-	if [ -n "$stock" ]; then
-		todo "$1" "$2" "$3" "$STOCK_WHY" "${@:4}"
+# todo_if WHY CHECK CPU TEXT COMMAND...: a TODO with WHY if WHY is not
+# empty, a check otherwise.
+todo_if() {
+	local why=$1
+	shift
+	if [ -n "$why" ]; then
+		todo "$1" "$2" "$3" "$why" "${@:4}"
 	else
 		t "$@"
 	fi
@@ -550,7 +549,7 @@ for c in 1 2 3; do
 		rt_wait_sum=$((rt_wait_sum + w))
 		[ -z "$top_wait" ] && top_wait=$w	# the first is the highest priority
 	done
-	stock_or_check stint $c "longest RT preemption $pmax <= runtime + 2 ticks ($bound), or the RT tasks lived it ($rt_gap)" \
+	todo_if "${stock:+$STOCK_WHY}" stint $c "longest RT preemption $pmax <= runtime + 2 ticks ($bound), or the RT tasks lived it ($rt_gap)" \
 		bash -c "[ '${pmax:-x}' -le $bound ] 2>/dev/null || [ '${pmax:-x}' -le $((rt_gap + 2 * TICK_NS)) ] 2>/dev/null"
 	# The top real-time task waits for nothing but the server, one
 	# stint at a time: its runtime, with late ticks, and the emulator,
@@ -575,7 +574,7 @@ for c in 1 2 3; do
 		continue
 	fi
 	[ -n "$rts" ] || continue
-	stock_or_check rt-lived $c "longest RT preemption $pmax <= the RT tasks' longest gap $rt_gap + 2 ms" \
+	todo_if "${stock:+$STOCK_WHY}" rt-lived $c "longest RT preemption $pmax <= the RT tasks' longest gap $rt_gap + 2 ms" \
 		le "${pmax:-x}" "$rt_gap" 2000000
 	ptot=$(jcpu "$J" $c rt_preempted total_ns)
 	# A busy loop's wait is what the server (or a deadline task) took from
@@ -587,7 +586,7 @@ for c in 1 2 3; do
 		if [ -n "${defect7[$c]:-}" ]; then
 			skip rt-total $c "$txt" "stock kernel: patch 7's defect, a fair task run outside the server, is in the wait"
 		else
-			check_or_todo rt-total $c "$txt" upto "$top_wait" "$ptot" 5 5000000
+			todo_if "$(short_why $c)" rt-total $c "$txt" upto "$top_wait" "$ptot" 5 5000000
 		fi
 	fi
 	t rt-total $c "RT preempted ${ptot:-none} <= the RT tasks' waits together $rt_wait_sum (+5% +5 ms)" \
@@ -613,7 +612,7 @@ for c in 1 2 3; do
 		if [ -n "${defect7[$c]:-}" ]; then
 			skip served $c "$txt" "stock kernel: patch 7's defect ran a fair task outside the server"
 		else
-			check_or_todo served $c "$txt" near "${served:-x}" "$frun" 5 5000000
+			todo_if "$(short_why $c)" served $c "$txt" near "${served:-x}" "$frun" 5 5000000
 		fi
 	fi
 	# The CPU's longest episode: no fair task ran while a higher class held

@@ -119,23 +119,36 @@ starve() {
 	probes+=" $!"
 }
 
+# wait_files WHAT FILE...: wait until every FILE exists, 60 s at most; on
+# a timeout say that WHAT did not start.
+wait_files() {
+	local what=$1 f i missing
+	shift
+	for ((i = 0; i < 600; i++)); do
+		missing=
+		for f in "$@"; do
+			[ -e "$f" ] || missing=1
+		done
+		[ -z "$missing" ] && return 0
+		sleep 0.1
+	done
+	echo "# $what did not start within 60 s" >&2
+	return 1
+}
+
 # hog CPU SECONDS: an rt-probe and a fair-probe on CPU for SECONDS, their
 # output discarded: the fair server's usual load. Adds the pids to $probes.
 # It returns once both are set up (ready files, 60 s at most): on the debug
 # kernel starting them takes seconds, and what a test does next must meet
 # the load.
 hog() {
-	local r=/tmp/hog-rt$1.ready f=/tmp/hog-fair$1.ready i
+	local r=/tmp/hog-rt$1.ready f=/tmp/hog-fair$1.ready
 	rm -f $r $f
 	rt-probe -c "$1" -d "$2" -R $r > /dev/null &
 	probes+=" $!"
 	fair-probe -c "$1" -d "$2" -R $f > /dev/null &
 	probes+=" $!"
-	for ((i = 0; i < 600; i++)); do
-		[ -e $r ] && [ -e $f ] && return 0
-		sleep 0.1
-	done
-	echo "# the load on CPU $1 did not start within 60 s" >&2
+	wait_files "the load on CPU $1" $r $f
 }
 
 # spin_then_hog CPU: for a CPU whose server is disabled, a fair task that
@@ -161,11 +174,7 @@ spin_then_hog() {
 	rm -f $ready
 	rt-probe -c "$1" -d 300 -R $ready > /dev/null &
 	probes+=" $!"
-	for ((i = 0; i < 600; i++)); do
-		[ -e $ready ] && return 0
-		sleep 0.1
-	done
-	echo "# the hog on CPU $1 did not start within 60 s" >&2
+	wait_files "the hog on CPU $1" $ready
 }
 
 # gapstat FILE MIN_NS: "count avg max" of the listed gaps longer than MIN_NS.
