@@ -83,6 +83,8 @@ void fs_cpu_event(struct fs_cpu *c, const struct fs_event *ev,
 
 	switch (fs_events[ev->type].kind) {
 	case FS_KIND_STARVE:
+		if (ev->type == FS_EV_WAIT)
+			fs_server_wait(&c->srv, ev);
 		fs_starve_event(&c->st, ev, c->srv.state, out);
 		break;
 	case FS_KIND_HOTPLUG:

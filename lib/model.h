@@ -110,6 +110,17 @@ struct fs_server {
 	 * which it was.
 	 */
 	bool stop_held;
+	/*
+	 * A throttle ends the runtime, not the serving: the fair task runs
+	 * on until the switch that hands the CPU back (the tail), and the
+	 * real-time task waits through it. The episode stays open after a
+	 * throttle until the next server event; the first fair task made
+	 * to wait before it, at that switch, marks where the tail ended.
+	 */
+	bool tail_held;
+	uint64_t tail_start;	/* ts of the throttle */
+	uint64_t tail_end;	/* ts of the switch, 0 until seen */
+	uint64_t tail_rt_wait;	/* the events' rt_wait at the throttle */
 
 	uint64_t served_total;	/* ns of runtime the server consumed */
 	struct fs_stat served_boost;	/* per boosted episode, ns */
@@ -280,6 +291,7 @@ void fs_server_event(struct fs_server *s, const struct fs_event *ev,
 void fs_server_reset(struct fs_server *s, enum fs_state st, uint64_t ts,
 		     struct fs_outcome *out);
 void fs_server_finish(struct fs_server *s, struct fs_outcome *out);
+void fs_server_wait(struct fs_server *s, const struct fs_event *ev);
 int fs_server_merge(struct fs_server *dst, const struct fs_server *src);
 
 /* starve.c: the starvation part, called by the CPU model. */

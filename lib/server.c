@@ -208,6 +208,29 @@ static void serve_end(struct fs_server *s, struct fs_outcome *out)
 		preempted(s, out, s->serve_active);
 }
 
+/*
+ * The episode a throttle left open ends at @ev, the next server event
+ * (NULL: none, or one past missed events). The tail, if its switch was
+ * seen, was served, and the real-time tasks' wait through it is the
+ * events' rt_wait since the throttle; with rt_wait known, a tail through
+ * which no real-time task waited is not counted: nothing was kept off.
+ */
+static void tail_close(struct fs_server *s, const struct fs_event *ev,
+		       struct fs_outcome *out)
+{
+	uint64_t rt = 0, tail = 0;
+
+	s->tail_held = false;
+	if (ev && ev->rt_wait > s->tail_rt_wait)
+		rt = ev->rt_wait - s->tail_rt_wait;
+	if (s->tail_end && (!s->rt_wait_known || rt))
+		tail = s->tail_end - s->tail_start;
+	s->serve_active += tail;
+	s->serve_used += tail;
+	s->serve_rt += rt;
+	serve_end(s, out);
+}
+
 /* A parameter write, or the parameters found at start. */
 static void params(struct fs_server *s, const struct fs_event *ev)
 {
@@ -227,6 +250,7 @@ static void forget(struct fs_server *s)
 	s->waiting = false;
 	s->serving = false;
 	s->stop_held = false;
+	s->tail_held = false;
 	s->state = FS_ST_UNKNOWN;
 }
 
@@ -246,12 +270,16 @@ static void step(struct fs_server *s, const struct fs_event *ev,
 		if (s->stop_held) {
 			s->stop_held = false;
 			serve_end(s, out);
+		} else if (s->tail_held) {
+			tail_close(s, NULL, out);
 		}
 		forget(s);
 		s->state = to;
 		return;
 	}
 
+	if (s->tail_held)
+		tail_close(s, ev, out);
 	if (s->stop_held) {
 		s->stop_held = false;
 		if (ev->type == FS_EV_START && to == FS_ST_RUNNING) {
@@ -265,10 +293,14 @@ static void step(struct fs_server *s, const struct fs_event *ev,
 
 	if (from == FS_ST_RUNNING && to != FS_ST_RUNNING) {
 		segment_end(s, ev->ts, ev->runtime, ev->rt_wait);
-		if (ev->type == FS_EV_STOP)
+		if (ev->type == FS_EV_STOP) {
 			s->stop_held = true;
-		else
-			serve_end(s, out);
+		} else if (s->serving) {
+			s->tail_held = true;
+			s->tail_start = ev->ts;
+			s->tail_end = 0;
+			s->tail_rt_wait = ev->rt_wait;
+		}
 	}
 
 	switch (ev->type) {
@@ -360,6 +392,8 @@ void fs_server_reset(struct fs_server *s, enum fs_state st, uint64_t ts,
 			serve_end(s, out);
 		} else if (s->stop_held) {
 			serve_end(s, out);
+		} else if (s->tail_held) {
+			tail_close(s, NULL, out);
 		}
 		s->waiting = false;
 		s->stop_held = false;
@@ -368,9 +402,23 @@ void fs_server_reset(struct fs_server *s, enum fs_state st, uint64_t ts,
 		s->state = st;
 }
 
-/* Close the episode a held stop ended, at the end of a run. */
+/*
+ * A fair task begins to wait at @ev: if a higher class took the CPU from
+ * it (or from the task that left it), the tail of a throttle ends there.
+ */
+void fs_server_wait(struct fs_server *s, const struct fs_event *ev)
+{
+	if (!s->tail_held || s->tail_end)
+		return;
+	if (ev->why == FS_WAIT_PREEMPTED || ev->why == FS_WAIT_QUEUED)
+		s->tail_end = ev->ts;
+}
+
+/* Close the episode a held stop or throttle ended, at the end of a run. */
 void fs_server_finish(struct fs_server *s, struct fs_outcome *out)
 {
+	if (s->tail_held)
+		tail_close(s, NULL, out);
 	if (!s->stop_held)
 		return;
 	s->stop_held = false;

@@ -419,13 +419,14 @@ static void test_steady(void)
 
 	for (i = 0; i < 5; i++) {
 		const struct fs_outcome *b = &outs[s.boost_idx[i]];
-		const struct fs_outcome *t = &outs[s.thr_idx[i]];
+		const struct fs_outcome *t = &outs[s.thr_idx[i] + 1];
 
-		ok(outcome_empty(b),
-		   "period %d: the boost into D completes nothing yet", i);
+		ok(outcome_empty(b) && outcome_empty(&outs[s.thr_idx[i]]),
+		   "period %d: the boost and the throttle complete nothing yet",
+		   i);
 		ok(t->server_wait && t->server_wait_ns == s.starv[i] &&
 		   !t->invalid,
-		   "period %d: the throttle reports a server wait of %llu ns (%llu)",
+		   "period %d: the postpone reports a server wait of %llu ns (%llu)",
 		   i, (unsigned long long)s.starv[i],
 		   (unsigned long long)t->server_wait_ns);
 		ok(t->preemption && t->preempt_ns == s.preempt[i] &&
@@ -446,10 +447,11 @@ static void test_steady(void)
 	   "the first wait counts from the start, later ones from the postpone");
 	ok(s.preempt[0] == 50 * MS + 500 * US, "expected preemption 50.5 ms");
 
-	for (i = 0; i < s.n; i++)
-		if (s.ev[i].type != FS_EV_THROTTLE && !outcome_empty(&outs[i]))
+	for (i = 1; i < s.n; i++)
+		if (s.ev[i - 1].type != FS_EV_THROTTLE &&
+		    !outcome_empty(&outs[i]))
 			other++;
-	ok(other == 0, "only the throttles complete something");
+	ok(other == 0, "only the events after the throttles complete something");
 
 	ok(c.srv.boosts == 5, "boosts == 5 (%llu)", (unsigned long long)c.srv.boosts);
 	ok(c.srv.idle_boosts == 0, "no idle boost");
@@ -488,12 +490,28 @@ static void test_steady(void)
 	   "fs_cpu_free twice leaves the model empty");
 }
 
-/* Serve from @repl until throttled 50.5 ms later; returns its outcome. */
+/*
+ * Throttle at @thr with @runtime left, then the postpone 100 us later
+ * that ends the serving episode; its outcome in @out.
+ */
+static void throttle_at(struct fs_cpu *c, uint64_t thr, int64_t runtime,
+			uint64_t dl, struct fs_outcome *out)
+{
+	uint64_t post = thr + 100 * US;
+
+	feed(c, FS_EV_THROTTLE, thr, FL_THR, runtime, dl, out);
+	ok(outcome_empty(out) && c->srv.tail_held,
+	   "the throttle at %llu holds its episode open",
+	   (unsigned long long)thr);
+	feed(c, FS_EV_POSTPONE, post, FL_B, RT, rq(post) + PERIOD, out);
+}
+
+/* Serve from @repl until throttled 50.5 ms later; the episode's outcome. */
 static void throttle_after(struct fs_cpu *c, uint64_t repl,
 			   struct fs_outcome *out)
 {
-	feed(c, FS_EV_THROTTLE, repl + 50 * MS + 500 * US, FL_THR,
-	     -(int64_t)(500 * US), rq(repl) + PERIOD, out);
+	throttle_at(c, repl + 50 * MS + 500 * US, -(int64_t)(500 * US),
+		    rq(repl) + PERIOD, out);
 }
 
 /* 4. Runtime used in the background shortens the starvation. */
@@ -620,7 +638,7 @@ static void test_stop(void)
 	ok(c.srv.preempt.stat.count == 0 && c.srv.served_total == 0,
 	   "nothing accounted yet");
 	thr = repl + 50 * MS + 500 * US;
-	feed(&c, FS_EV_THROTTLE, thr, FL_THR, -(int64_t)(500 * US), rdl, &out);
+	throttle_at(&c, thr, -(int64_t)(500 * US), rdl, &out);
 	ok(out.preemption && out.preempt_ns == thr - repl - 3 * US &&
 	   out.served_ns == 50 * MS + 500 * US,
 	   "the throttle closes one episode of %llu ns (%llu), served %llu",
@@ -720,7 +738,7 @@ static void test_stop(void)
 	feed(&c, FS_EV_START, repl + 15 * MS + 2 * US, FL_D, RT - 15 * MS, rdl,
 	     &out);
 	thr = repl + 50 * MS + 100 * US;
-	feed(&c, FS_EV_THROTTLE, thr, FL_THR, -(int64_t)(100 * US), rdl, &out);
+	throttle_at(&c, thr, -(int64_t)(100 * US), rdl, &out);
 	ok(out.preemption && out.preempt_ns == thr - repl - 4 * US &&
 	   c.srv.preempt.stat.count == 1 && c.srv.served_total == 50 * MS + 100 * US &&
 	   c.srv.boosts == 1, "two stop/resume pairs: still one episode");
@@ -740,7 +758,7 @@ static void test_stop(void)
 	ok(outcome_empty(&out) && c.srv.state == FS_ST_RUNNING,
 	   "30 ms idle while stopped, then back to D");
 	thr = start + 10 * MS + 200 * US;
-	feed(&c, FS_EV_THROTTLE, thr, FL_THR, -(int64_t)(200 * US), rdl, &out);
+	throttle_at(&c, thr, -(int64_t)(200 * US), rdl, &out);
 	ok(out.preemption && out.preempt_ns == 20 * MS + 200 * US &&
 	   out.served_ns == 20 * MS + 200 * US,
 	   "the episode is 20.2 ms long and served 20.2 ms (%llu, %llu)",
@@ -843,8 +861,8 @@ static void test_idle_boost(void)
 	feed(&c, FS_EV_IDLE, repl + 586 * MS, FL_D, 0, rdl, &out);
 	ok(outcome_empty(&out) && c.srv.state == FS_ST_RUNNING,
 	   "an idle event in D stays in D");
-	feed(&c, FS_EV_THROTTLE, repl + 586 * MS + 500 * US, FL_THR,
-	     -362 * (int64_t)US, rdl, &out);
+	throttle_at(&c, repl + 586 * MS + 500 * US, -362 * (int64_t)US, rdl,
+		    &out);
 	ok(!out.preemption && !out.server_wait && out.served_ns == 362 * US,
 	   "the CPU idled while boosted: no preemption, 362 us served (%llu)",
 	   (unsigned long long)out.served_ns);
@@ -968,6 +986,10 @@ static void test_rt_wait(void)
 		ev = mkev(FS_EV_THROTTLE, boost + 20 * MS, FL_THR, -1, dl);
 		ev.rt_wait = 105 * MS;
 		fs_cpu_event(&c, &ev, &out);
+		ev = mkev(FS_EV_POSTPONE, boost + 20 * MS + 100 * US, FL_B, RT,
+			  dl + PERIOD);
+		ev.rt_wait = 105 * MS;
+		fs_cpu_event(&c, &ev, &out);
 		if (known)
 			ok(out.preemption && out.preempt_ns == 5 * MS,
 			   "with rt_wait, RT preemption is what RT tasks waited: 5 ms (%llu)",
@@ -979,6 +1001,119 @@ static void test_rt_wait(void)
 			   (unsigned long long)out.preempt_ns);
 		fs_cpu_free(&c);
 	}
+}
+
+/*
+ * Feed a server event at @ts with the events' rt_wait @rt_wait, in D
+ * with @runtime left (@flags say which state).
+ */
+static void feed_rt(struct fs_cpu *c, enum fs_ev type, uint64_t ts,
+		    unsigned int flags, int64_t runtime, uint64_t dl,
+		    uint64_t rt_wait, struct fs_outcome *out)
+{
+	struct fs_event ev = mkev(type, ts, flags, runtime, dl);
+
+	ev.rt_wait = rt_wait;
+	fs_cpu_event(c, &ev, out);
+}
+
+/* A fair task (pid 200) begins to wait at @ts behind an RT task, @why. */
+static void fair_waits(struct fs_cpu *c, uint64_t ts, unsigned int why,
+		       struct fs_outcome *out)
+{
+	struct fs_event ev = { .type = FS_EV_WAIT, .cpu = 1, .ts = ts };
+
+	ev.task.pid = 200;
+	ev.task.prio = 120;
+	ev.holder.pid = 300;
+	ev.holder.prio = 49;
+	ev.why = why;
+	ev.first = !c->st.open;
+	fs_cpu_event(c, &ev, out);
+}
+
+/*
+ * 5e. The tail of a throttle: the fair task runs on after it until the
+ * switch that gives the CPU to the real-time task, which waits through
+ * it. Boosted with rt_wait 100 ms, RT waits 10 ms of a 20 ms serving;
+ * the throttle (rt_wait 110 ms) is followed 100 us later by the switch
+ * (the fair task made to wait, @why), and the postpone 200 us after the
+ * throttle carries rt_wait 110.1 ms (@rt_tail: 100 us) or 110 ms (0).
+ */
+static void tail_case(struct fs_cpu *c, bool known, unsigned int why,
+		      uint64_t rt_tail, bool finish, struct fs_outcome *out)
+{
+	uint64_t dl = rq(T0) + PERIOD, boost = zero_laxity(dl, RT) + 20 * US;
+	uint64_t thr = boost + 20 * MS;
+
+	c->srv.rt_wait_known = known;
+	feed(c, FS_EV_DEFER, T0, FL_B, RT, dl, out);
+	feed(c, FS_EV_START, T0 + 2 * US, FL_B, RT, dl, out);
+	feed_rt(c, FS_EV_BOOST, boost, FL_D, 20 * MS, dl, 100 * MS, out);
+	feed_rt(c, FS_EV_THROTTLE, thr, FL_THR, 0, dl, 110 * MS, out);
+	fair_waits(c, thr + 100 * US, why, out);
+	/* A second fair task made to wait later moves nothing. */
+	fair_waits(c, thr + 150 * US, FS_WAIT_PREEMPTED, out);
+	if (finish)
+		fs_cpu_finish(c, thr + 1 * MS, out);
+	else
+		feed_rt(c, FS_EV_POSTPONE, thr + 200 * US, FL_B, RT,
+			dl + PERIOD, 110 * MS + rt_tail, out);
+}
+
+static void test_tail(void)
+{
+	struct fs_outcome out;
+	struct fs_cpu c;
+
+	if (!fresh(&c))
+		return;
+	tail_case(&c, true, FS_WAIT_PREEMPTED, 100 * US, false, &out);
+	ok(out.preemption && out.preempt_ns == 10 * MS + 100 * US &&
+	   out.served_ns == 20 * MS + 100 * US,
+	   "rt_wait known: RT waited 10.1 ms (%llu), 20.1 ms served (%llu)",
+	   (unsigned long long)out.preempt_ns,
+	   (unsigned long long)out.served_ns);
+	ok(c.srv.served_total == 20 * MS + 100 * US &&
+	   c.srv.preempt.stat.sum == 10 * MS + 100 * US && !c.srv.tail_held,
+	   "and the totals count the tail");
+	fs_cpu_free(&c);
+
+	if (!fresh(&c))
+		return;
+	tail_case(&c, false, FS_WAIT_PREEMPTED, 0, false, &out);
+	ok(out.preemption && out.preempt_ns == 20 * MS + 100 * US &&
+	   out.served_ns == 20 * MS + 100 * US,
+	   "rt_wait not known: the time in D up to the switch, 20.1 ms (%llu)",
+	   (unsigned long long)out.preempt_ns);
+	fs_cpu_free(&c);
+
+	if (!fresh(&c))
+		return;
+	tail_case(&c, true, FS_WAIT_QUEUED, 0, false, &out);
+	ok(out.preemption && out.preempt_ns == 10 * MS &&
+	   out.served_ns == 20 * MS,
+	   "no real-time task waited through the tail: not counted (%llu)",
+	   (unsigned long long)out.served_ns);
+	fs_cpu_free(&c);
+
+	if (!fresh(&c))
+		return;
+	tail_case(&c, false, FS_WAIT_WAKEUP, 0, false, &out);
+	ok(out.preemption && out.preempt_ns == 20 * MS + 150 * US &&
+	   out.served_ns == 20 * MS + 150 * US,
+	   "a wake-up is no switch: the tail ends at the next preemption (%llu)",
+	   (unsigned long long)out.preempt_ns);
+	fs_cpu_free(&c);
+
+	if (!fresh(&c))
+		return;
+	tail_case(&c, false, FS_WAIT_PREEMPTED, 0, true, &out);
+	ok(out.preemption && out.preempt_ns == 20 * MS + 100 * US &&
+	   !c.srv.tail_held,
+	   "the end of the run closes a held throttle, tail included (%llu)",
+	   (unsigned long long)out.preempt_ns);
+	fs_cpu_free(&c);
 }
 
 static void test_invalid(void)
@@ -1042,9 +1177,12 @@ static void test_invalid(void)
 		return;
 	boost_to_d(&c, &rdl);
 	feed(&c, FS_EV_THROTTLE, T0 + 1000 * MS, FL_THR, -1, rdl, &out);
-	ok(out.preemption, "a first stint is counted");
+	ok(outcome_empty(&out) && c.srv.tail_held,
+	   "a first stint, held open by its throttle");
 	feed(&c, FS_EV_BOOST, T0 + 1200 * MS, FL_D, RT, rdl + PERIOD, &out);
 	ok(out.invalid && c.invalid == 1, "a boost from E is invalid");
+	ok(out.preemption && !c.srv.tail_held,
+	   "the first stint, whole at its throttle, is counted there");
 	feed(&c, FS_EV_THROTTLE, T0 + 1223 * MS, FL_THR, -3 * MS,
 	     rdl + PERIOD, &out);
 	ok(!out.invalid && !out.preemption && !out.served_ns &&
@@ -1196,8 +1334,7 @@ static void test_params(void)
 	feed(&c, FS_EV_START, stop + 20 * US, FL_D, RT - 15 * MS, rdl, &out);
 	ok(outcome_empty(&out) && c.srv.state == FS_ST_RUNNING,
 	   "stop, params, start to D: the episode goes on");
-	feed(&c, FS_EV_THROTTLE, repl + 51 * MS, FL_THR, -(int64_t)MS, rdl,
-	     &out);
+	throttle_at(&c, repl + 51 * MS, -(int64_t)MS, rdl, &out);
 	ok(out.preemption && out.preempt_ns == 51 * MS - 20 * US &&
 	   c.srv.preempt.stat.count == 1, "and ends at the throttle");
 	fs_cpu_free(&c);
@@ -1502,6 +1639,7 @@ int main(void)
 	test_invalid();
 	test_new_period();
 	test_rt_wait();
+	test_tail();
 	test_offline();
 	test_params();
 	test_merge();
