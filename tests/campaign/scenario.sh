@@ -312,18 +312,6 @@ todo() {
 		echo "not ok $n - seed $seed cpu$c $k: $txt # TODO $why"
 	fi
 }
-# A serving ends, for the tool, at the server's throttle event; the fair
-# task runs on until the switch that follows (0.1 ms under the emulator,
-# in sched_fair_starve_wait's time), and the real-time task waits that
-# long more. Per serving that is little, but a runtime under two ticks
-# serves several hundred times a run: served and RT preempted then fall
-# 3-6% short (seed 1, CPU 2: 0.5 ms every 13 ms). Known, not fixed yet.
-SHORT_WHY="a serving's tail after its throttle is not counted (runtime under two ticks)"
-# short_why CPU: SHORT_WHY if CPU's runtime is under two ticks.
-short_why() {
-	[ "${srv_rt[$1]}" -lt $((2 * TICK_NS)) ] && [ "${srv_rt[$1]}" != 0 ] &&
-		echo "$SHORT_WHY"
-}
 # On the stock kernel the kprobe source's longest RT preemption once
 # exceeded what the RT task lived by 2.2 ms (seed 1, CPU 1: 68.1 ms for
 # a 65.9 ms gap, the server 25.7 ms over its runtime, a defect of that
@@ -586,7 +574,7 @@ for c in 1 2 3; do
 		if [ -n "${defect7[$c]:-}" ]; then
 			skip rt-total $c "$txt" "stock kernel: patch 7's defect, a fair task run outside the server, is in the wait"
 		else
-			todo_if "$(short_why $c)" rt-total $c "$txt" upto "$top_wait" "$ptot" 5 5000000
+			t rt-total $c "$txt" upto "$top_wait" "$ptot" 5 5000000
 		fi
 	fi
 	t rt-total $c "RT preempted ${ptot:-none} <= the RT tasks' waits together $rt_wait_sum (+5% +5 ms)" \
@@ -612,7 +600,7 @@ for c in 1 2 3; do
 		if [ -n "${defect7[$c]:-}" ]; then
 			skip served $c "$txt" "stock kernel: patch 7's defect ran a fair task outside the server"
 		else
-			todo_if "$(short_why $c)" served $c "$txt" near "${served:-x}" "$frun" 5 5000000
+			t served $c "$txt" near "${served:-x}" "$frun" 5 5000000
 		fi
 	fi
 	# The CPU's longest episode: no fair task ran while a higher class held
