@@ -125,15 +125,22 @@ predicted() {
 # of them 95). The tool marks those rows censored: the waker starved
 # while recording (its server disabled), and the replay cannot know what
 # it would have done served sooner.
-# verdict CPU NAME COMMAND...: check, or on CPU 3 a TODO.
+# verdict CPU NAME COMMAND...: a prediction against what the load lived,
+# a timing check (skipped on the debug kernel), or on CPU 3 a TODO.
 verdict() {
 	local cpu=$1
 	shift
 	if [ "$cpu" = 3 ]; then
 		todo "CPU 3: a brief waker behind an idle-boosting server, censored" "$@"
 	else
-		check "$@"
+		timing "$@"
 	fi
+}
+
+# disagrees CPU: the tool found that its replay of CPU's recorded setting
+# disagrees with what the run measured there (Note "disagrees").
+disagrees() {
+	grep -qE "^recorded +$1 .* disagrees" $dir/out
 }
 
 # agree NAME PREDICTED MEASURED [ABS]: within 20% of the measurement and
@@ -202,14 +209,20 @@ jw=$(grep -o '"cpu":1,"setting":"what-if","runtime_ns":20000000,"period_ns":1000
 check "--json: CPU 1 at 20/100 ms starves ${jw:-?} ns at worst (80 ms)" \
 	in_range "${jw:-0}" 70000000 90000000
 sed -n '/^# What-if/,$p' $dir/out | sed 's/^/# /'
-check "the table has the recorded setting, two asked and the advice per CPU" \
-	test "$(grep -cE '^(recorded|what-if|advised) +[123] ' $dir/out)" = 12
+# A CPU whose replay disagrees gets no advised row (see below).
+rows=12
+for cpu in 1 2 3; do disagrees $cpu && rows=$((rows - 1)); done
+check "the table has the recorded setting, two asked and the advice per CPU ($rows rows)" \
+	test "$(grep -cE '^(recorded|what-if|advised) +[123] ' $dir/out)" = $rows
 # The replay of the setting each CPU ran agrees with what the run
-# measured there (the tool's own check; both runs).
-check "each recorded row agrees with the run's own figures (Note)" \
+# measured there (the tool's own check; both runs). Boosts and rates
+# that the replay times by 6.12's rules: the debug kernel under the
+# emulator is too slow for them (seen: 15 boosts measured in 6 s on CPU
+# 1 where the replay had 5).
+timing "each recorded row agrees with the run's own figures (Note)" \
 	test "$(grep -E '^recorded +[123] ' $dir/out | grep -c disagrees)" = 0
 grep -o '"recorded_agrees":[a-z]*\(,"measured":{[^}]*}\)\?' $dir/json | sed 's/^/# /'
-check "--json: each recorded row agrees with the run's own figures" \
+timing "--json: each recorded row agrees with the run's own figures" \
 	test "$(grep -o '"recorded_agrees":[a-z]*' $dir/json | grep -c true)" = 3
 # Spinners hide no demand; CPU 3's waker starved while recording, and
 # the settings that serve it sooner are marked censored.
@@ -231,7 +244,14 @@ done
 # The advice, applied with the lines the tool printed.
 set_all 50000000 1000000000
 grep '^echo ' $dir/out > $dir/apply
+# A CPU whose replay disagrees gets none, and the tool says why.
 for cpu in 1 2 3; do
+	if disagrees $cpu; then
+		check "CPU $cpu disagrees: no advice, no write, and the reason said" \
+			eval "grep -q '^# Advice for CPU $cpu: none, as the replay' $dir/out &&
+			      ! grep -q 'fair_server/cpu$cpu/' $dir/apply"
+		continue
+	fi
 	check "the advice prints one or two debugfs writes for CPU $cpu" \
 		in_range "$(grep -c "fair_server/cpu$cpu/" $dir/apply)" 1 2
 done
@@ -240,6 +260,7 @@ check "the advice checked the root domain's bandwidth" \
 check "the kernel takes the advised writes in the order printed" sh -e $dir/apply
 load $secs $dir/adv
 for cpu in 1 2 3; do
+	disagrees $cpu && continue
 	m=$(worst $dir/adv.fair$cpu)
 	verdict $cpu "CPU $cpu, advised $(cat $FS/cpu$cpu/runtime)/$(cat $FS/cpu$cpu/period) ns: worst starvation $m ms meets 100 ms" \
 		le "$m" 100 0
