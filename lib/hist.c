@@ -44,6 +44,14 @@ uint64_t fs_stat_avg(const struct fs_stat *st)
 	return st->sum / st->count;
 }
 
+const uint64_t fs_hist_fixed_ns[FS_HIST_FIXED_NR] = {
+	100000, 200000, 500000,
+	1000000, 2000000, 5000000,
+	10000000, 20000000, 50000000,
+	100000000, 200000000, 500000000,
+	1000000000, 2000000000, 5000000000, 10000000000,
+};
+
 /* Set up @h with @entries empty buckets of @bucket_size each. */
 int fs_hist_init(struct fs_hist *h, uint64_t bucket_size, unsigned int entries)
 {
@@ -74,11 +82,19 @@ void fs_hist_add(struct fs_hist *h, uint64_t v)
 {
 	uint64_t idx = v / h->bucket_size;
 
+	unsigned int i;
+
 	if (idx < h->entries)
 		h->buckets[idx]++;
 	else
 		h->over++;
 	fs_stat_add(&h->stat, v);
+	for (i = 0; i < FS_HIST_FIXED_NR; i++) {
+		if (v <= fs_hist_fixed_ns[i]) {
+			h->fixed[i]++;
+			break;
+		}
+	}
 }
 
 /* Add the counts of @src to @dst when both have the same geometry. */
@@ -94,6 +110,8 @@ int fs_hist_merge(struct fs_hist *dst, const struct fs_hist *src)
 	for (i = 0; i < dst->entries; i++)
 		dst->buckets[i] += src->buckets[i];
 	dst->over += src->over;
+	for (i = 0; i < FS_HIST_FIXED_NR; i++)
+		dst->fixed[i] += src->fixed[i];
 	fs_stat_merge(&dst->stat, &src->stat);
 	return 0;
 }

@@ -28,12 +28,25 @@ uint64_t fs_stat_avg(const struct fs_stat *st);
  * entries, else to over. It keeps an fs_stat of every sample, over
  * included.
  */
+/*
+ * Bounds every histogram also counts against, whatever its own geometry:
+ * the same on every host, so that a fleet can add the metrics' buckets
+ * up. From 100 us to 10 s in steps of 1, 2 and 5; in ns.
+ */
+#define FS_HIST_FIXED_NR	16
+extern const uint64_t fs_hist_fixed_ns[FS_HIST_FIXED_NR];
+
 struct fs_hist {
 	uint64_t bucket_size;	/* in the unit samples are given in, > 0 */
 	unsigned int entries;	/* > 0 */
 	uint64_t *buckets;	/* entries counters */
 	uint64_t over;
 	struct fs_stat stat;
+	/*
+	 * fixed[i]: samples above bound i - 1 and at most bound i (not
+	 * cumulative); those above the last bound are stat.count less all.
+	 */
+	uint64_t fixed[FS_HIST_FIXED_NR];
 };
 
 /* Returns 0, or -1 with errno set (ENOMEM, EINVAL for 0 sizes). */

@@ -188,11 +188,47 @@ static void test_merge(void)
 }
 
 /* Run every histogram test. */
+/* The fixed bounds: a sample counts in the first it does not exceed. */
+static void test_fixed(void)
+{
+	struct fs_hist a, b;
+	uint64_t n = 0;
+	unsigned int i;
+
+	if (fs_hist_init(&a, 10, 4) || fs_hist_init(&b, 10, 4)) {
+		ok(0, "init");
+		return;
+	}
+	for (i = 1; i < FS_HIST_FIXED_NR; i++)
+		if (fs_hist_fixed_ns[i] <= fs_hist_fixed_ns[i - 1])
+			break;
+	ok(i == FS_HIST_FIXED_NR && fs_hist_fixed_ns[0] == 100000 &&
+	   fs_hist_fixed_ns[FS_HIST_FIXED_NR - 1] == 10000000000ULL,
+	   "fixed bounds rise from 100 us to 10 s");
+	fs_hist_add(&a, 0);
+	fs_hist_add(&a, 100000);		/* on a bound: that bound */
+	fs_hist_add(&a, 100001);		/* just above: the next */
+	fs_hist_add(&a, 950000000);		/* 950 ms: le 1 s */
+	fs_hist_add(&a, 10000000000ULL);	/* 10 s: the last */
+	fs_hist_add(&a, 10000000001ULL);	/* above: +Inf only */
+	ok(a.fixed[0] == 2 && a.fixed[1] == 1 && a.fixed[12] == 1 &&
+	   a.fixed[15] == 1, "each sample in the first bound it does not exceed");
+	for (i = 0; i < FS_HIST_FIXED_NR; i++)
+		n += a.fixed[i];
+	ok(n == 5 && a.stat.count == 6, "the one above 10 s is in count only");
+	fs_hist_add(&b, 3000000);
+	ok(fs_hist_merge(&a, &b) == 0 && a.fixed[5] == 1 && a.fixed[0] == 2,
+	   "merge adds the fixed counts");
+	fs_hist_free(&a);
+	fs_hist_free(&b);
+}
+
 int main(void)
 {
 	test_stat();
 	test_init();
 	test_add();
 	test_merge();
+	test_fixed();
 	return tap_done();
 }
