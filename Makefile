@@ -96,7 +96,7 @@ $(B)/bin/pingpong: tests/bench/pingpong.c
 	$(CC) $(ALL_CFLAGS) -pthread -o $@ $<
 
 # The tool's decoding against libtraceevent's, in the guest (test 06).
-DECODE_SRCS	:= rtla-fairsrv/trace.c rtla-fairsrv/probes.c rtla-fairsrv/msg.c \
+DECODE_SRCS	:= rtla-fairsrv/trace.c rtla-fairsrv/probes.c rtla-fairsrv/msg.c rtla-fairsrv/output.c \
 		   rtla-fairsrv/system.c
 
 $(B)/bin/decode-check: tests/probe/decode-check.c $(DECODE_SRCS) $(LIB_SRCS) $(HDRS)
@@ -112,15 +112,18 @@ $(B)/bin/rusage: tests/bench/rusage.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $<
 
-# Unit tests: the pure library, built with ASan and UBSan.
-$(B)/tests/test-%: tests/unit/test-%.c $(LIB_SRCS) $(HDRS)
+# Unit tests: the pure library, built with ASan and UBSan, and the
+# renderers that write to a stream (no tracefs).
+UNIT_TOOL_SRCS	:= rtla-fairsrv/metrics.c rtla-fairsrv/msg.c rtla-fairsrv/output.c
+
+$(B)/tests/test-%: tests/unit/test-%.c $(LIB_SRCS) $(UNIT_TOOL_SRCS) $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ASAN_CFLAGS) -Itests/unit -o $@ $< $(LIB_SRCS)
+	$(CC) $(ASAN_CFLAGS) -Itests/unit -Irtla-fairsrv -o $@ $< $(LIB_SRCS) $(UNIT_TOOL_SRCS)
 
 # The same tests, plain, for valgrind.
-$(B)/valgrind/test-%: tests/unit/test-%.c $(LIB_SRCS) $(HDRS)
+$(B)/valgrind/test-%: tests/unit/test-%.c $(LIB_SRCS) $(UNIT_TOOL_SRCS) $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -O1 -g -Ilib -Itests/unit -o $@ $< $(LIB_SRCS)
+	$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -O1 -g -Ilib -Itests/unit -Irtla-fairsrv -o $@ $< $(LIB_SRCS) $(UNIT_TOOL_SRCS)
 
 # Fuzzers of the parsers (libFuzzer, with ASan and UBSan), built by
 # make unit; tests/run-all runs each for 30 s, make fuzz for FUZZ_SECONDS.

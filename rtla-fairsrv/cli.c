@@ -33,6 +33,8 @@ enum {
 	OPT_ON_END,
 	OPT_WHAT_IF,
 	OPT_TARGET,
+	OPT_PROMETHEUS,
+	OPT_OPENMETRICS,
 };
 
 static const struct option long_opts[] = {
@@ -62,6 +64,8 @@ static const struct option long_opts[] = {
 	{ "source",		required_argument, NULL, OPT_SOURCE },
 	{ "what-if",		required_argument, NULL, OPT_WHAT_IF },
 	{ "target-starvation",	required_argument, NULL, OPT_TARGET },
+	{ "prometheus",		required_argument, NULL, OPT_PROMETHEUS },
+	{ "openmetrics",	required_argument, NULL, OPT_OPENMETRICS },
 	{ "version",		no_argument,	   NULL, OPT_VERSION },
 	{ "help",		no_argument,	   NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -81,7 +85,7 @@ void fs_usage(enum fs_mode mode, FILE *f)
 		"	[-T time] [-a time] [-t[file]] [--on-threshold action] [--on-end action]\n"
 		"	[-e sys[:event]] [--filter f] [--trigger t]\n"
 		"	[--trace-buffer-size kB] [--json] [--worst N] [--server-only]\n"
-		"	[--source auto|events|kprobe]\n"
+		"	[--source auto|events|kprobe] [--prometheus file] [--openmetrics file]\n"
 		"	[--version]%s\n\n",
 		hist ? "hist" : "top",
 		hist ? "\n	[-b time] [-E N] [--no-header] [--no-summary] [--no-index] [--with-zeros]\n"
@@ -116,6 +120,10 @@ void fs_usage(enum fs_mode mode, FILE *f)
 		"	     --source auto|events|kprobe: the kernel's fair server events\n"
 		"		(the series), or kprobes and the scheduler's events on a\n"
 		"		stock kernel (needs BTF); auto: events if the kernel has them\n"
+		"	     --prometheus file: write the figures as metrics to file\n"
+		"		every second and at the end (Prometheus' text format, as\n"
+		"		node_exporter's textfile collector reads it)\n"
+		"	     --openmetrics file: the same in OpenMetrics\n"
 		"	     --version: print the version\n",
 		FS_DEFAULT_TRACE_FILE);
 	if (hist)
@@ -441,6 +449,21 @@ int fs_parse_args(int argc, char **argv, enum fs_mode mode,
 		case OPT_TARGET:
 			if (fs_parse_time(optarg, &p->target_ns, err))
 				goto bad_value;
+			break;
+		case OPT_PROMETHEUS:
+		case OPT_OPENMETRICS:
+			if (p->metrics_file) {
+				bad(p, "one metrics file only: --prometheus or --openmetrics, once");
+				goto fail;
+			}
+			if (!*optarg) {
+				bad(p, "empty metrics file name");
+				goto fail;
+			}
+			p->metrics_file = optarg;
+			p->metrics_format = c == OPT_PROMETHEUS ?
+					    FS_METRICS_PROMETHEUS :
+					    FS_METRICS_OPENMETRICS;
 			break;
 		case OPT_VERSION:
 			printf("rtla fairsrv %s\n", FS_VERSION);

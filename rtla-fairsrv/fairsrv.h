@@ -42,6 +42,12 @@ enum fs_source {
 	FS_SOURCE_KPROBE,	/* kprobes and sched_* events (derive.h) */
 };
 
+/* The format of the metrics file (--prometheus, --openmetrics). */
+enum fs_metrics_format {
+	FS_METRICS_PROMETHEUS,	/* the text format node_exporter reads */
+	FS_METRICS_OPENMETRICS,
+};
+
 /* Everything the options set. */
 struct fs_params {
 	enum fs_mode mode;
@@ -66,6 +72,8 @@ struct fs_params {
 	unsigned int worst;		/* --worst: episodes to list */
 	bool server_only;		/* --server-only: no starvation events */
 	enum fs_source source;		/* --source */
+	const char *metrics_file;	/* --prometheus, --openmetrics */
+	enum fs_metrics_format metrics_format;
 	/* hist: the what-if replay and the advice (whatif.h) */
 	struct fs_setting what_if[FS_MAX_SETTINGS];
 	unsigned int nr_what_if;
@@ -107,6 +115,8 @@ void fs_free_params(struct fs_params *p);
 int fs_system_cpus(void);
 int fs_system_server(int cpu, uint64_t *runtime, uint64_t *period);
 uint64_t fs_system_now(void);
+uint64_t fs_system_realtime(void);
+int fs_system_rt_runtime(long long *us);
 int fs_system_jiffies(uint64_t *now_ns, uint64_t *jiffies);
 uint64_t fs_system_tick_ns(uint64_t ns0, uint64_t j0, uint64_t ns1,
 			   uint64_t j1);
@@ -192,6 +202,9 @@ struct fs_report {
 	size_t nr_what_if;
 	uint64_t load_lost;		/* losses within the recorded load */
 	uint64_t tick_ns;		/* the tick the replays assumed */
+	/* For the metrics: the window's start in wall-clock time. */
+	uint64_t start_unix_ns;
+	bool rt_runtime_unlimited;	/* sched_rt_runtime_us is -1 */
 };
 
 /* The part of --target-starvation the advice keeps free, percent: for
@@ -244,6 +257,10 @@ int fs_main(int argc, char **argv, enum fs_mode mode);
 int fs_top_print(const struct fs_report *r, FILE *f);
 int fs_hist_print(const struct fs_report *r, FILE *f);
 int fs_json_print(const struct fs_report *r, FILE *f);
+
+/* metrics.c: the figures for Prometheus; the file written whole. */
+int fs_metrics_print(const struct fs_report *r, FILE *f);
+int fs_metrics_write(const struct fs_report *r);
 
 /* advice.c: hist's what-if table and advice, when asked for. */
 void fs_advice_print(const struct fs_report *r, FILE *f);

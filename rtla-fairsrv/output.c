@@ -59,3 +59,16 @@ const char *fs_source_note(const struct fs_report *r)
 		return NULL;
 	return "kprobes on a kernel without the series: parameter writes (params, refused) are not seen";
 }
+
+/* The name of a source, for output. */
+const char *fs_source_name(enum fs_source s)
+{
+	switch (s) {
+	case FS_SOURCE_EVENTS:
+		return "events";
+	case FS_SOURCE_KPROBE:
+		return "kprobe";
+	default:
+		return "auto";
+	}
+}

@@ -50,6 +50,8 @@ struct run {
 	uint64_t on_ns;			/* tracing went on, the first events */
 	uint64_t start_ns;		/* the window opened, every event on:
 					 * CLOCK_MONOTONIC, the trace clock */
+	uint64_t start_unix_ns;		/* the same in wall-clock time */
+	bool rt_unlimited;		/* sched_rt_runtime_us is -1 */
 	uint64_t end_ns;		/* the window's end, once the signal or
 					 * -d set it: later events not applied */
 	unsigned long long after_end;	/* events read past end_ns */
@@ -298,6 +300,8 @@ static void report_of(const struct run *run, struct fs_report *r,
 	r->final = final;
 	r->threshold_hit = run->threshold_stop;
 	r->crossings = run->crossings;
+	r->start_unix_ns = run->start_unix_ns;
+	r->rt_runtime_unlimited = run->rt_unlimited;
 	fs_for_each_cpu(cpu, &p->cpus)
 		if (fs_cpu_merge(all, &run->cpus[cpu]))
 			fs_err("cannot sum CPU %d into ALL", cpu);
@@ -338,20 +342,23 @@ static int emit(struct run *run, const struct fs_report *r)
 	return 0;
 }
 
-/* Print the live table of top. */
-static int refresh(struct run *run)
+/* Print the live table of top (@live), write the metrics file if asked. */
+static int refresh(struct run *run, bool live)
 {
 	const struct fs_params *p = run->p;
 	struct fs_report r;
 	struct fs_cpu all;
-	int ret;
+	int ret = 0;
 
 	if (fs_cpu_init(&all, -1, p->bucket_ns, p->entries)) {
 		fs_err("out of memory");
 		return -1;
 	}
 	report_of(run, &r, &all, fs_system_now(), false);
-	ret = emit(run, &r);
+	if (p->metrics_file)
+		ret = fs_metrics_write(&r);
+	if (!ret && live)
+		ret = emit(run, &r);
 	fs_cpu_free(&all);
 	return ret;
 }
@@ -444,6 +451,26 @@ static void found_tasks(struct run *run)
 	free(f.ev);
 }
 
+/*
+ * kernel.sched_rt_runtime_us = -1, as TuneD's realtime profile and others
+ * set it, disabled RT throttling before 6.12; since, it disables nothing
+ * and the fair server runs on. Said once: on stderr (the journal, for the
+ * service) when metrics are written, with -D otherwise, and as a metric.
+ */
+static void rt_runtime_check(struct run *run)
+{
+	const char *msg = "warning: kernel.sched_rt_runtime_us is -1, which since Linux 6.12 does not disable the fair server: it still runs";
+	long long us;
+
+	if (fs_system_rt_runtime(&us) || us != -1)
+		return;
+	run->rt_unlimited = true;
+	if (run->p->metrics_file)
+		fs_err("%s", msg);
+	else
+		fs_debug("%s", msg);
+}
+
 /* init: check the environment, set up the models, open the session. */
 static struct fs_trace *init(const struct fs_params *p, struct run *run)
 {
@@ -472,6 +499,7 @@ static struct fs_trace *init(const struct fs_params *p, struct run *run)
 			return NULL;
 		}
 	}
+	rt_runtime_check(run);
 	fs_trace_cleanup_stale();
 	t = fs_trace_open(p, &run->caps);
 	for (cpu = 0; t && cpu < p->nr_cpus; cpu++)
@@ -542,6 +570,8 @@ static int apply_config(struct run *run, struct fs_trace *t)
 	 */
 	if (fs_trace_start(t, &run->on_ns, &run->start_ns))
 		return -1;
+	run->start_unix_ns = fs_system_realtime() -
+			     (fs_system_now() - run->start_ns);
 	fs_debug("tracing on at %llu, every event on and the window open %llu ms later",
 		 (unsigned long long)run->on_ns,
 		 (unsigned long long)((run->start_ns - run->on_ns) / 1000000));
@@ -633,8 +663,8 @@ static int run_loop(struct run *run, struct fs_trace *t)
 		if (run->end_ns)
 			break;
 		elapsed = fs_system_now() - run->start_ns;
-		if (live && elapsed >= next_refresh) {
-			if (refresh(run))
+		if ((live || p->metrics_file) && elapsed >= next_refresh) {
+			if (refresh(run, live))
 				return run->out_broken ? 0 : -1;
 			next_refresh += REFRESH_NS;
 		}
@@ -1001,6 +1031,8 @@ static int result(struct run *run, uint64_t now)
 		goto out;
 	}
 	ret = emit(run, &r);
+	if (p->metrics_file && fs_metrics_write(&r))
+		ret = -1;
 	if (run->threshold_stop)
 		fprintf(stderr, "%s: %s of %llu us on CPU %d exceeded the threshold of %llu us\n",
 			p->prog, over_name(run->cross.over),

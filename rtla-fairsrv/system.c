@@ -71,6 +71,28 @@ uint64_t fs_system_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* Now in wall-clock time (CLOCK_REALTIME), ns since the epoch. */
+uint64_t fs_system_realtime(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* kernel.sched_rt_runtime_us into @us; 0, or -1 if it cannot be read. */
+int fs_system_rt_runtime(long long *us)
+{
+	FILE *f = fopen("/proc/sys/kernel/sched_rt_runtime_us", "r");
+	int n;
+
+	if (!f)
+		return -1;
+	n = fscanf(f, "%lld", us);
+	fclose(f);
+	return n == 1 ? 0 : -1;
+}
+
 /*
  * The jiffies counter and the monotonic time it was read at, from
  * /proc/timer_list: 0, or -1 if it has neither.

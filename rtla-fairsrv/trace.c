@@ -119,19 +119,6 @@ void fs_trace_cleanup_stale(void)
 	fs_probes_cleanup_stale();
 }
 
-/* The name of a source, for output. */
-const char *fs_source_name(enum fs_source s)
-{
-	switch (s) {
-	case FS_SOURCE_EVENTS:
-		return "events";
-	case FS_SOURCE_KPROBE:
-		return "kprobe";
-	default:
-		return "auto";
-	}
-}
-
 /* Read event @i as fs_events[] names it, in @group. */
 static void define(struct fs_trace *t, enum fs_ev i, enum group group)
 {
