@@ -14,6 +14,7 @@
 #   make checkpatch  checkpatch --strict on the kernel series
 #   make man       build the man pages
 #   make install   install rtla-fairsrv (and rtla if there is none), the man pages
+#   make deb       the Debian package (tool, man pages, service): build/deb/
 #   make bench     run the benchmarks
 #   make campaign  scenarios drawn from seeds, every figure against its
 #                  oracle: SEED=n replays one, N=200 runs seeds 1..200;
@@ -49,9 +50,9 @@ DEPS		:= git gcc make pkg-config libtracefs-dev libtraceevent-dev libbpf-dev \
 		   python3-docutils flex bison bc libelf-dev \
 		   libssl-dev cpio xz-utils qemu-system-x86 qemu-utils \
 		   debootstrap e2fsprogs valgrind clang libclang-rt-14-dev \
-		   dwarves
+		   dwarves debhelper
 
-.PHONY: all deps kernel image demo check check-debug checkpatch unit fuzz man install bench campaign clean
+.PHONY: all deps kernel image demo check check-debug checkpatch unit fuzz man install install-service deb bench campaign clean
 
 all: $(B)/bin/rtla $(B)/bin/rtla-fairsrv $(B)/bin/fair-probe $(B)/bin/rt-probe \
      $(B)/bin/rusage $(B)/bin/wake-pair $(B)/bin/core-cookie $(B)/bin/pingpong \
@@ -62,7 +63,7 @@ $(B)/bin/rtla: $(LIB_SRCS) $(TOOL_SRCS) $(HDRS)
 	@if [ -z "$(TRACE_LIBS)" ]; then \
 		echo "libtracefs/libtraceevent not found by pkg-config: run 'make deps' as root" >&2; \
 		exit 1; fi
-	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) -Irtla-fairsrv -o $@ \
+	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) -Irtla-fairsrv $(LDFLAGS) -o $@ \
 		$(LIB_SRCS) $(TOOL_SRCS) $(TRACE_LIBS)
 
 # The tool with ASan, LeakSanitizer and UBSan, for the guest test
@@ -180,11 +181,11 @@ demo: deps
 	image/run -- tests/guest/demo.sh
 
 check: deps
-	$(MAKE) all unit $(B)/asan/rtla
+	$(MAKE) all unit $(B)/asan/rtla deb
 	tests/run-all
 
 check-debug: deps
-	$(MAKE) all unit $(B)/asan/rtla
+	$(MAKE) all unit $(B)/asan/rtla deb
 	kernel/build.sh debug > /dev/null
 	FAIRSRV_FLAVOR=debug tests/run-all
 
@@ -200,7 +201,7 @@ checkpatch: kernel
 		--strict --no-tree --terse --ignore UNKNOWN_COMMIT_ID \
 		$(addprefix ./,$(PATCHES))
 
-$(B)/man/%.8: man/%.rst man/common_options.txt man/definitions.txt man/json.txt
+$(B)/man/%.8: man/%.rst man/common_options.txt man/definitions.txt man/json.txt man/metrics.txt
 	@mkdir -p $(@D)
 	rst2man --halt=warning $< > $@
 
@@ -209,10 +210,16 @@ man: $(MAN_PAGES)
 # rtla-fairsrv always; "rtla" (ours: it hands the other tools to
 # /usr/bin/rtla) only where no rtla is installed, in PREFIX or, for a
 # direct install, on the PATH. An existing rtla is never replaced.
+# RTLA_LINK=no: never link rtla to rtla-fairsrv (the Debian package,
+# which installs beside Debian's rtla).
+RTLA_LINK	?= auto
+
 install: all man
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man8
 	install -m 0755 $(B)/bin/rtla $(DESTDIR)$(PREFIX)/bin/rtla-fairsrv
-	@if [ -e $(DESTDIR)$(PREFIX)/bin/rtla ] || \
+	@if [ "$(RTLA_LINK)" = no ]; then \
+		:; \
+	elif [ -e $(DESTDIR)$(PREFIX)/bin/rtla ] || \
 	    { [ -z "$(DESTDIR)" ] && command -v rtla > /dev/null; }; then \
 		echo "install: rtla exists; run this tool as rtla-fairsrv"; \
 	else \
@@ -220,6 +227,22 @@ install: all man
 		echo "install: no rtla found; $(PREFIX)/bin/rtla runs rtla fairsrv"; \
 	fi
 	install -m 0644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man8/
+
+# The service (not enabled): its unit and its settings.
+install-service:
+	install -D -m 0644 service/rtla-fairsrv.service \
+		$(DESTDIR)/lib/systemd/system/rtla-fairsrv.service
+	install -D -m 0644 service/rtla-fairsrv.default \
+		$(DESTDIR)/etc/default/rtla-fairsrv
+
+# The Debian package, built by dpkg-buildpackage from a copy of the
+# files git tracks (its by-products stay out of the tree): build/deb/.
+deb: deps
+	rm -rf $(B)/deb && mkdir -p $(B)/deb/src
+	git ls-files -z | tar --null -T - -cf - | tar -x -C $(B)/deb/src
+	cd $(B)/deb/src && dpkg-buildpackage -b -us -uc > ../build.log 2>&1 || \
+		{ tail -n 30 ../build.log; exit 1; }
+	@ls $(B)/deb/*.deb
 
 bench: deps
 	$(MAKE) all
