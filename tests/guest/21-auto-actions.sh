@@ -110,10 +110,16 @@ check "C: --on-end ran once" test "$(cat end 2> /dev/null)" = end
 check "D: signal,pid=parent reached the shell that started the tool" \
 	bash -c "grep -qx parent par && grep -qx rc=2 par"
 
-# E: a disabled server.
+# E: a disabled server. At the crossing, a shell action turns it back on:
+# while the hog holds CPU 2 unserved, no kworker runs there, and removing
+# a tracefs instance waits for an SRCU grace period that needs one (the
+# tool's exit blocked in rmdir until the hog ended, 122 s and more, and
+# the hung-task detector said so). It is what a user would do too.
 check "cpu2: writing runtime 0 succeeds" fs_write 2 runtime 0
 spin_then_hog 2
-rtla fairsrv hist -c 2 -H 0 -d 30 -a 300ms > e.out 2> e.err
+rtla fairsrv hist -c 2 -H 0 -d 30 -a 300ms \
+	--on-threshold "shell,command=echo 50000000 > $FS/cpu2/runtime" \
+	> e.out 2> e.err
 re=$?
 kill $probes 2> /dev/null
 wait $probes 2> /dev/null
