@@ -29,6 +29,13 @@ timing "the fair task gets the server's 5% (+-1): $fair%" in_range "$fair" 4 6
 timing "the FIFO task keeps the rest: $rt% >= 94%" in_range "$rt" 94 101
 timing "the server boosted once a second: $n FIFO gaps over 10 ms ($secs +-1)" \
 	in_range "$n" $((secs - 1)) $((secs + 1))
-timing "no stint longer than the runtime and two ticks: $max <= 52 ms" \
-	le "$max" 52000000 0
+# The stock kernel has the defect patch 7 fixes: a fair task can run on
+# for a server that its pick throttled, until an unrelated wake-up (seen
+# there: 104 ms, stints of 60 ms on average).
+txt="no stint longer than the runtime and two ticks: $max <= 52 ms"
+if [ ! -d $T/events/sched/sched_dl_server_boost ] && ! le "$max" 52000000 0; then
+	skip "$txt" "stock kernel: the defect patch 7 fixes"
+else
+	timing "$txt" le "$max" 52000000 0
+fi
 done_tap

@@ -37,6 +37,12 @@ timing() {
 	check "$desc" "$@"
 }
 
+# skip DESCRIPTION REASON: a check not made here, and why.
+skip() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - $1 # SKIP $2"
+}
+
 # todo REASON DESCRIPTION COMMAND...: a check of a known defect, reported
 # as "ok ... # TODO REASON" when it holds and "not ok ... # TODO REASON"
 # when it does not. tests/run-all counts TODOs apart from passes, failures
