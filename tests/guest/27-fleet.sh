@@ -151,11 +151,11 @@ read -r lo hi <<< "$(awk -v v="${op99:-0}" 'BEGIN {
 	split("100000 200000 500000 1000000 2000000 5000000 10000000 20000000 50000000 100000000 200000000 500000000 1000000000 2000000000 5000000000 10000000000", b, " ")
 	lo = 0; for (i = 1; i <= 16; i++) { if (v <= b[i]) { print lo, b[i]; exit } lo = b[i] }
 	print lo, "inf" }')"
-check "starvation p99: PromQL ${p99:-none} s within a bucket's width ($lo-$hi ns) of the probe's $op99 ns" \
+timing "starvation p99: PromQL ${p99:-none} s within a bucket's width ($lo-$hi ns) of the probe's $op99 ns" \
 	awk -v e="${p99:-x}" -v o="${op99:-0}" -v lo="$lo" -v hi="$hi" 'BEGIN {
 		if (e !~ /^[0-9.e+-]+$/ || hi == "inf") exit 1
 		d = e * 1e9 - o; if (d < 0) d = -d; exit !(d <= hi - lo) }'
-check "boosts: PromQL rate ${brate:-none}/s within 10% of the probe's $ngap starvations a minute" \
+timing "boosts: PromQL rate ${brate:-none}/s within 10% of the probe's $ngap starvations a minute" \
 	near "${brate:-x}" "$(awk -v n="$ngap" 'BEGIN { printf "%.4f", n / 60 }')" 10 0
 
 # node_exporter read the file without error; the format is valid.
