@@ -50,7 +50,7 @@ DEPS		:= git gcc make pkg-config libtracefs-dev libtraceevent-dev libbpf-dev \
 		   python3-docutils flex bison bc libelf-dev \
 		   libssl-dev cpio xz-utils qemu-system-x86 qemu-utils \
 		   debootstrap e2fsprogs valgrind clang libclang-rt-14-dev \
-		   dwarves debhelper
+		   dwarves debhelper build-essential
 
 .PHONY: all deps kernel image demo check check-debug checkpatch unit fuzz man install install-service deb bench campaign clean
 
