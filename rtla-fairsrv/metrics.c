@@ -40,37 +40,6 @@ static void family(FILE *f, const struct fs_report *r, const char *name,
 	fprintf(f, "# TYPE " PREFIX "%s%s %s\n", name, total, type);
 }
 
-/* A per-CPU counter or gauge family whose value @get gives, as a count. */
-static void per_cpu(FILE *f, const struct fs_report *r, const char *name,
-		    const char *type, const char *help,
-		    uint64_t (*get)(const struct fs_cpu *c))
-{
-	const char *total = strcmp(type, "counter") ? "" : "_total";
-	int cpu;
-
-	family(f, r, name, type, help);
-	fs_for_each_cpu(cpu, &r->p->cpus)
-		fprintf(f, PREFIX "%s%s{cpu=\"%d\"} %llu\n", name, total, cpu,
-			(unsigned long long)get(&r->cpus[cpu]));
-}
-
-/* The same with a time value, in seconds. */
-static void per_cpu_s(FILE *f, const struct fs_report *r, const char *name,
-		      const char *type, const char *help,
-		      uint64_t (*get)(const struct fs_report *r,
-				      const struct fs_cpu *c))
-{
-	const char *total = strcmp(type, "counter") ? "" : "_total";
-	int cpu;
-
-	family(f, r, name, type, help);
-	fs_for_each_cpu(cpu, &r->p->cpus) {
-		fprintf(f, PREFIX "%s%s{cpu=\"%d\"} ", name, total, cpu);
-		seconds(f, get(r, &r->cpus[cpu]));
-		fputc('\n', f);
-	}
-}
-
 /* A histogram family: cumulative buckets at the fixed bounds, sum, count. */
 static void histogram(FILE *f, const struct fs_report *r, const char *name,
 		      const char *help,
@@ -114,74 +83,105 @@ static const struct fs_hist *rt_preemption(const struct fs_cpu *c)
 	return &c->srv.preempt;
 }
 
-static uint64_t boosts(const struct fs_cpu *c)
+/* The per-CPU figures that are one number each. */
+enum cpu_figure {
+	F_BOOSTS, F_IDLE_BOOSTS, F_DEFERS, F_POSTPONEMENTS, F_THROTTLES,
+	F_REPLENISHMENTS, F_INVALID, F_LOST_MARKS,
+	F_SERVED_NS, F_OFFLINE_NS, F_RUNTIME_NS, F_PERIOD_NS, F_OPEN_NS,
+};
+
+/* One per-CPU counter or gauge: a figure, in seconds if it is a time. */
+struct cpu_metric {
+	const char *name;	/* without the prefix and _total */
+	const char *type;	/* "counter" or "gauge" */
+	enum cpu_figure figure;
+	bool seconds;
+	bool starvation;	/* only where starvation is measured */
+	const char *help;
+};
+
+static const struct cpu_metric cpu_metrics[] = {
+	{ "starvation_open_seconds", "gauge", F_OPEN_NS, true, true,
+	  "The starvation episode still open, 0 if none." },
+	{ "boosts", "counter", F_BOOSTS, false, false,
+	  "Boosts that served fair tasks (the zero-laxity time came)." },
+	{ "idle_boosts", "counter", F_IDLE_BOOSTS, false, false,
+	  "Boosts that served nothing (an idle CPU's server)." },
+	{ "defers", "counter", F_DEFERS, false, false,
+	  "sched_dl_server_defer events." },
+	{ "postponements", "counter", F_POSTPONEMENTS, false, false,
+	  "sched_dl_server_postpone events." },
+	{ "throttles", "counter", F_THROTTLES, false, false,
+	  "Throttles of the fair server." },
+	{ "replenishments", "counter", F_REPLENISHMENTS, false, false,
+	  "Replenishments of the fair server." },
+	{ "invalid_transitions", "counter", F_INVALID, false, false,
+	  "Events the server's state machine could not follow (missed events): no figure spans them." },
+	{ "lost_marks", "counter", F_LOST_MARKS, false, false,
+	  "Times the CPU's buffer reported lost events." },
+	{ "served_seconds", "counter", F_SERVED_NS, true, false,
+	  "Runtime the fair server consumed serving fair tasks." },
+	{ "offline_seconds", "counter", F_OFFLINE_NS, true, false,
+	  "Time the CPU was offline." },
+	{ "server_runtime_seconds", "gauge", F_RUNTIME_NS, true, false,
+	  "The fair server's runtime setting." },
+	{ "server_period_seconds", "gauge", F_PERIOD_NS, true, false,
+	  "The fair server's period setting." },
+};
+
+/* The value of figure @fig of CPU @c at the report's time. */
+static uint64_t figure(const struct fs_report *r, const struct fs_cpu *c,
+		       enum cpu_figure fig)
 {
-	return c->srv.boosts;
+	switch (fig) {
+	case F_BOOSTS:
+		return c->srv.boosts;
+	case F_IDLE_BOOSTS:
+		return c->srv.idle_boosts;
+	case F_DEFERS:
+		return c->srv.count[FS_EV_DEFER];
+	case F_POSTPONEMENTS:
+		return c->srv.count[FS_EV_POSTPONE];
+	case F_THROTTLES:
+		return c->srv.count[FS_EV_THROTTLE];
+	case F_REPLENISHMENTS:
+		return c->srv.count[FS_EV_REPLENISH];
+	case F_INVALID:
+		return c->invalid;
+	case F_LOST_MARKS:
+		return c->lost_marks;
+	case F_SERVED_NS:
+		return c->srv.served_total;
+	case F_OFFLINE_NS:
+		return c->offline_ns;
+	case F_RUNTIME_NS:
+		return c->srv.dl_runtime;
+	case F_PERIOD_NS:
+		return c->srv.dl_period;
+	case F_OPEN_NS:
+		return fs_cpu_open_ns(c, r->now);
+	}
+	return 0;
 }
 
-static uint64_t idle_boosts(const struct fs_cpu *c)
+/* One per-CPU family of cpu_metrics[], a line per CPU. */
+static void per_cpu(FILE *f, const struct fs_report *r,
+		    const struct cpu_metric *m)
 {
-	return c->srv.idle_boosts;
-}
+	const char *total = strcmp(m->type, "counter") ? "" : "_total";
+	uint64_t v;
+	int cpu;
 
-static uint64_t defers(const struct fs_cpu *c)
-{
-	return c->srv.count[FS_EV_DEFER];
-}
-
-static uint64_t postponements(const struct fs_cpu *c)
-{
-	return c->srv.count[FS_EV_POSTPONE];
-}
-
-static uint64_t throttles(const struct fs_cpu *c)
-{
-	return c->srv.count[FS_EV_THROTTLE];
-}
-
-static uint64_t replenishments(const struct fs_cpu *c)
-{
-	return c->srv.count[FS_EV_REPLENISH];
-}
-
-static uint64_t invalid(const struct fs_cpu *c)
-{
-	return c->invalid;
-}
-
-static uint64_t lost_marks(const struct fs_cpu *c)
-{
-	return c->lost_marks;
-}
-
-static uint64_t served(const struct fs_report *r, const struct fs_cpu *c)
-{
-	(void)r;
-	return c->srv.served_total;
-}
-
-static uint64_t offline(const struct fs_report *r, const struct fs_cpu *c)
-{
-	(void)r;
-	return c->offline_ns;
-}
-
-static uint64_t runtime(const struct fs_report *r, const struct fs_cpu *c)
-{
-	(void)r;
-	return c->srv.dl_runtime;
-}
-
-static uint64_t period(const struct fs_report *r, const struct fs_cpu *c)
-{
-	(void)r;
-	return c->srv.dl_period;
-}
-
-static uint64_t open_episode(const struct fs_report *r,
-			     const struct fs_cpu *c)
-{
-	return fs_cpu_open_ns(c, r->now);
+	family(f, r, m->name, m->type, m->help);
+	fs_for_each_cpu(cpu, &r->p->cpus) {
+		v = figure(r, &r->cpus[cpu], m->figure);
+		fprintf(f, PREFIX "%s%s{cpu=\"%d\"} ", m->name, total, cpu);
+		if (m->seconds)
+			seconds(f, v);
+		else
+			fprintf(f, "%llu", (unsigned long long)v);
+		fputc('\n', f);
+	}
 }
 
 /* The server's state as a set: 1 for the state it is in, 0 for others. */
@@ -231,49 +231,22 @@ static void run_figures(FILE *f, const struct fs_report *r)
 /* Write the metrics of @r to @f; 0, or -1 if the stream failed. */
 int fs_metrics_print(const struct fs_report *r, FILE *f)
 {
+	size_t i;
+
 	run_figures(f, r);
-	if (r->caps->starvation) {
+	if (r->caps->starvation)
 		histogram(f, r, "starvation_seconds",
 			  "Fair starvation episodes: a fair task runnable and none running while a higher class held the CPU.",
 			  starvation);
-		per_cpu_s(f, r, "starvation_open_seconds", "gauge",
-			  "The starvation episode still open, 0 if none.",
-			  open_episode);
-	}
 	histogram(f, r, "server_wait_seconds",
 		  "The fair server's wait, from its start or deferral to the boost that served.",
 		  server_wait);
 	histogram(f, r, "rt_preemption_seconds",
 		  "Per serving episode, how long real-time tasks were kept off the CPU.",
 		  rt_preemption);
-	per_cpu(f, r, "boosts", "counter",
-		"Boosts that served fair tasks (the zero-laxity time came).",
-		boosts);
-	per_cpu(f, r, "idle_boosts", "counter",
-		"Boosts that served nothing (an idle CPU's server).",
-		idle_boosts);
-	per_cpu(f, r, "defers", "counter", "sched_dl_server_defer events.",
-		defers);
-	per_cpu(f, r, "postponements", "counter",
-		"sched_dl_server_postpone events.", postponements);
-	per_cpu(f, r, "throttles", "counter",
-		"Throttles of the fair server.", throttles);
-	per_cpu(f, r, "replenishments", "counter",
-		"Replenishments of the fair server.", replenishments);
-	per_cpu(f, r, "invalid_transitions", "counter",
-		"Events the server's state machine could not follow (missed events): no figure spans them.",
-		invalid);
-	per_cpu(f, r, "lost_marks", "counter",
-		"Times the CPU's buffer reported lost events.", lost_marks);
-	per_cpu_s(f, r, "served_seconds", "counter",
-		  "Runtime the fair server consumed serving fair tasks.",
-		  served);
-	per_cpu_s(f, r, "offline_seconds", "counter",
-		  "Time the CPU was offline.", offline);
-	per_cpu_s(f, r, "server_runtime_seconds", "gauge",
-		  "The fair server's runtime setting.", runtime);
-	per_cpu_s(f, r, "server_period_seconds", "gauge",
-		  "The fair server's period setting.", period);
+	for (i = 0; i < sizeof(cpu_metrics) / sizeof(cpu_metrics[0]); i++)
+		if (!cpu_metrics[i].starvation || r->caps->starvation)
+			per_cpu(f, r, &cpu_metrics[i]);
 	states(f, r);
 	if (r->p->metrics_format == FS_METRICS_OPENMETRICS)
 		fprintf(f, "# EOF\n");
