@@ -231,6 +231,22 @@ static void tail_close(struct fs_server *s, const struct fs_event *ev,
 	serve_end(s, out);
 }
 
+/*
+ * Close the episode a stop or a throttle held open, whole as it stood
+ * (@ev: the server's next event, for a throttle's tail; NULL when none
+ * can say what came after).
+ */
+static void held_close(struct fs_server *s, const struct fs_event *ev,
+		       struct fs_outcome *out)
+{
+	if (s->tail_held) {
+		tail_close(s, ev, out);
+	} else if (s->stop_held) {
+		s->stop_held = false;
+		serve_end(s, out);
+	}
+}
+
 /* A parameter write, or the parameters found at start. */
 static void params(struct fs_server *s, const struct fs_event *ev)
 {
@@ -267,12 +283,7 @@ static void step(struct fs_server *s, const struct fs_event *ev,
 		 * a stop ended is whole; one still in D is not counted.
 		 */
 		out->invalid = true;
-		if (s->stop_held) {
-			s->stop_held = false;
-			serve_end(s, out);
-		} else if (s->tail_held) {
-			tail_close(s, NULL, out);
-		}
+		held_close(s, NULL, out);
 		forget(s);
 		s->state = to;
 		return;
@@ -390,13 +401,10 @@ void fs_server_reset(struct fs_server *s, enum fs_state st, uint64_t ts,
 			segment_end(s, ts, s->seg_runtime -
 				    (int64_t)(ts - s->seg_start), s->seg_rt_wait);
 			serve_end(s, out);
-		} else if (s->stop_held) {
-			serve_end(s, out);
-		} else if (s->tail_held) {
-			tail_close(s, NULL, out);
+		} else {
+			held_close(s, NULL, out);
 		}
 		s->waiting = false;
-		s->stop_held = false;
 	}
 	if (s->state != FS_ST_OFF)
 		s->state = st;
@@ -417,12 +425,7 @@ void fs_server_wait(struct fs_server *s, const struct fs_event *ev)
 /* Close the episode a held stop or throttle ended, at the end of a run. */
 void fs_server_finish(struct fs_server *s, struct fs_outcome *out)
 {
-	if (s->tail_held)
-		tail_close(s, NULL, out);
-	if (!s->stop_held)
-		return;
-	s->stop_held = false;
-	serve_end(s, out);
+	held_close(s, NULL, out);
 }
 
 /* Add @src's statistics into @dst. */
