@@ -55,6 +55,8 @@
 #define MAX_GAP_US	1000000000ULL
 #define SCHEDSTAT_PATH	"/proc/self/schedstat"
 #define SCHEDSTAT_LEAD_NS	(50 * NSEC_PER_MSEC)
+/* With -o, a clock jump with more CPU time charged in it is a stall. */
+#define STALL_NS	(1 * NSEC_PER_MSEC)
 
 /*
  * A listed interval: an off-CPU gap (its absolute start and length), or a
@@ -84,6 +86,10 @@ struct gap_stats {
 	uint64_t over_100ms;
 	uint64_t over_500ms;
 	struct spans list;
+	/* With -o: clock jumps with CPU time charged in them (stalls). */
+	uint64_t stalls;
+	int64_t stall_max;	/* the most CPU time charged in one */
+	struct spans stall_list;
 };
 
 /* Parsed command line. */
@@ -246,6 +252,12 @@ static void usage(void)
 	       "  wake_avg_ns             the mean latency\n"
 	       "  wakes_over_1ms          wake-ups later than 1 ms\n"
 	       "  wake_avg_over_1ms_ns    their mean latency\n"
+	       "With -o:\n"
+	       "  stalls                  clock jumps in which the kernel charged\n"
+	       "                          the thread over 1 ms of CPU time that it\n"
+	       "                          never saw itself run (it stayed current\n"
+	       "                          while its virtual CPU was not run)\n"
+	       "  stall_max_ns            the most CPU time charged in one\n"
 	       "With -l, then one line per gap, in order:\n"
 	       "  gap start_ns=OFFSET len_ns=LENGTH runs=N charged_ns=C\n"
 	       "  (OFFSET from the start of the measurement; N the turns on\n"
@@ -257,6 +269,9 @@ static void usage(void)
 	       "and, with -C, one line per wake-up and per sleep:\n"
 	       "  wake due_ns=OFFSET lat_ns=LATENCY runs=N\n"
 	       "  sleep start_ns=OFFSET len_ns=LENGTH\n"
+	       "and, with -o, one line per stall (the jump, and the CPU time\n"
+	       "charged somewhere in it):\n"
+	       "  stall start_ns=OFFSET len_ns=LENGTH charged_ns=C\n"
 	       "\n"
 	       "Exit status: 0 on a normal end, 1 on any error.\n",
 	       PROG, DEFAULT_GAP_US
@@ -757,6 +772,21 @@ static void record_gap(struct gap_stats *gs, int list, int64_t start,
 }
 
 /*
+ * Account one clock jump from @start, @len ns long, in which the kernel
+ * charged the thread @charged ns of CPU time it never saw itself run: its
+ * virtual CPU was not run (or an interrupt ran) while it stayed current.
+ */
+static void record_stall(struct gap_stats *gs, int list, int64_t start,
+			 int64_t len, int64_t charged)
+{
+	gs->stalls++;
+	if (charged > gs->stall_max)
+		gs->stall_max = charged;
+	if (list)
+		spans_append(&gs->stall_list, start, len, 0, charged);
+}
+
+/*
  * The measurement loop: spin on CLOCK_MONOTONIC until stopped or until
  * @deadline (0: none). Returns the last clock read.
  */
@@ -794,6 +824,9 @@ static int64_t measure(const struct options *opt, struct gap_stats *gs,
 			 * cannot tell.
 			 */
 			charged = now - prev - delta;
+			if (charged > STALL_NS)
+				record_stall(gs, opt->list, prev, now - prev,
+					     charged);
 		}
 		if (delta > opt->gap_ns)
 			record_gap(gs, opt->list, prev, delta, runs, charged);
@@ -946,6 +979,10 @@ static void report(const struct options *opt, const struct gap_stats *gs,
 		printf("wake_avg_over_1ms_ns=%" PRId64 "\n", ws->over_1ms ?
 		       ws->sum_over_1ms / (int64_t)ws->over_1ms : 0);
 	}
+	if (opt->off_cpu) {
+		printf("stalls=%" PRIu64 "\n", gs->stalls);
+		printf("stall_max_ns=%" PRId64 "\n", gs->stall_max);
+	}
 	for (i = 0; i < gs->list.nr; i++)
 		printf("gap start_ns=%" PRId64 " len_ns=%" PRId64
 		       " runs=%ld charged_ns=%" PRId64 "\n",
@@ -958,6 +995,11 @@ static void report(const struct options *opt, const struct gap_stats *gs,
 	for (i = 0; i < ws->sleeps.nr; i++)
 		printf("sleep start_ns=%" PRId64 " len_ns=%" PRId64 "\n",
 		       ws->sleeps.v[i].at - t0, ws->sleeps.v[i].len);
+	for (i = 0; i < gs->stall_list.nr; i++)
+		printf("stall start_ns=%" PRId64 " len_ns=%" PRId64
+		       " charged_ns=%" PRId64 "\n",
+		       gs->stall_list.v[i].at - t0, gs->stall_list.v[i].len,
+		       gs->stall_list.v[i].charged);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		die("writing results: %s", strerror(errno));
 }
@@ -1034,6 +1076,7 @@ int main(int argc, char **argv)
 		t1 = deadline;
 	report(&opt, &gs, &ws, t0, t1 - t0, cpu_end - cpu_start, &ss);
 	free(gs.list.v);
+	free(gs.stall_list.v);
 	free(ws.list.v);
 	free(ws.sleeps.v);
 	return 0;
