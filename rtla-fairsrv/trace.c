@@ -522,24 +522,49 @@ static bool before_on(const struct ev_def *d)
 	return d->group == GROUP_SERVER || d->group == GROUP_HOTPLUG;
 }
 
+/* Which of the events enable_events() turns on, in this order. */
+enum stage {
+	STAGE_STATE,	/* the server's and hotplug's: before tracing goes on */
+	STAGE_REST,	/* all the others */
+	STAGE_UNKEPT,	/* all the others but the kernel's starvation ones */
+	STAGE_KEPT,	/* the kernel's starvation ones alone */
+};
+
+/* Whether event @i, defined as @d, is turned on at @stage. */
+static bool in_stage(int i, const struct ev_def *d, enum stage stage)
+{
+	bool kept = fs_events[i].kind == FS_KIND_STARVE;
+
+	switch (stage) {
+	case STAGE_STATE:
+		return before_on(d);
+	case STAGE_REST:
+		return !before_on(d);
+	case STAGE_UNKEPT:
+		return !before_on(d) && !kept;
+	case STAGE_KEPT:
+		return kept;
+	}
+	return false;
+}
+
 /*
- * Enable in @inst the events that come @before tracing goes on, or the
- * others, with the server-only filter of the shared DL events. In
- * the reverse of fs_events[]'s order: the kernel keeps the starvation
- * state only while sched_fair_starve_wait is enabled, so it comes after
- * the events that end what it opens, and sched_switch comes after the
- * wake-ups and migrations it pairs with. Tests see the last one enabled
- * as the end of the set-up.
+ * Enable in @inst the events of @stage, with the server-only filter of
+ * the shared DL events. In the reverse of fs_events[]'s order: the kernel
+ * keeps the starvation state only while sched_fair_starve_wait is enabled,
+ * so it comes after the events that end what it opens, and sched_switch
+ * comes after the wake-ups and migrations it pairs with. Tests see the
+ * last one enabled as the end of the set-up.
  */
 static int enable_events(struct fs_trace *t, struct tracefs_instance *inst,
-			 bool before)
+			 enum stage stage)
 {
 	int i;
 
 	for (i = FS_EV_NR - 1; i >= 0; i--) {
 		const struct ev_def *d = &t->ev[i];
 
-		if (!d->present || before_on(d) != before)
+		if (!d->present || !in_stage(i, d, stage))
 			continue;
 		if (d->filter && tracefs_event_file_write(inst, d->system,
 				d->name, "filter", d->filter) < 0) {
@@ -585,11 +610,11 @@ static int enable_extra(struct fs_trace *t, struct tracefs_instance *inst)
 
 /*
  * Set up one instance: clock and buffer size, the server's events, then
- * tracing on at @on (CLOCK_MONOTONIC, NULL: not asked), then the other
- * events (see before_on()), all on at @all.
+ * tracing on at @on (CLOCK_MONOTONIC, NULL: not asked), then the events
+ * of @rest (see before_on()), all on at @all.
  */
 static int set_up(struct fs_trace *t, struct tracefs_instance *inst,
-		  uint64_t *on, uint64_t *all)
+		  enum stage rest, uint64_t *on, uint64_t *all)
 {
 	const struct fs_params *p = t->p;
 
@@ -607,7 +632,7 @@ static int set_up(struct fs_trace *t, struct tracefs_instance *inst,
 		       (unsigned long long)p->buffer_kb);
 		return -1;
 	}
-	if (enable_events(t, inst, true))
+	if (enable_events(t, inst, STAGE_STATE))
 		return -1;
 	if (on)
 		*on = fs_system_now();
@@ -616,7 +641,7 @@ static int set_up(struct fs_trace *t, struct tracefs_instance *inst,
 		       tracefs_instance_get_name(inst));
 		return -1;
 	}
-	if (enable_events(t, inst, false))
+	if (enable_events(t, inst, rest))
 		return -1;
 	if (all)
 		*all = fs_system_now();
@@ -625,14 +650,20 @@ static int set_up(struct fs_trace *t, struct tracefs_instance *inst,
 
 /*
  * Set up the instances; the one we consume records from @on, with every
- * event from @all: the run's window opens there.
+ * event from @all: the run's window opens there. The kernel reports a
+ * starvation episode open before the run (why "unseen", at its next tick)
+ * once, to the instances that have sched_fair_starve_wait on when it
+ * turns on: the one we consume gets the kernel's starvation events first,
+ * and the -t instance its own after it (its trace may lack that report).
  */
 int fs_trace_start(struct fs_trace *t, uint64_t *on, uint64_t *all)
 {
-	if (t->rec && (set_up(t, t->rec, NULL, NULL) ||
+	if (t->rec && (set_up(t, t->rec, STAGE_UNKEPT, NULL, NULL) ||
 		       enable_extra(t, t->rec)))
 		return -1;
-	return set_up(t, t->inst, on, all);
+	if (set_up(t, t->inst, STAGE_REST, on, all))
+		return -1;
+	return t->rec ? enable_events(t, t->rec, STAGE_KEPT) : 0;
 }
 
 /* Decode one record of @cpu's buffer and hand it to @sink. */
