@@ -12,15 +12,25 @@
 # the episode at its next tick, its start unknown. Everything else stays
 # off CPU 1, where a fair task would starve too: this script, and the
 # tools (-H 0).
+#
+# While the hog holds CPU 1 unserved, no kworker runs there, and a tool's
+# teardown (removing its tracefs instance waits for an SRCU grace period
+# that needs one) blocks until something does: 286 s on the debug kernel,
+# where the hung-task detector reported it. So each tool ends its run
+# with an --on-end action that gives the server its runtime back, as a
+# user would (21-auto-actions does the same), and the next run takes it
+# away again first.
 . "$(dirname "$0")/lib.sh"
 
 taskset -cp 0 $$ > /dev/null
 check "cpu1: writing runtime 0 succeeds" fs_write 1 runtime 0
+restore="shell,command=echo 50000000 > $FS/cpu1/runtime"
 
 spin_then_hog 1
 sleep 0.5
-rtla fairsrv top -c 1 -H 0 -d 5 > /tmp/ow.top 2> /tmp/ow.err
+rtla fairsrv top -c 1 -H 0 -d 5 --on-end "$restore" > /tmp/ow.top 2> /tmp/ow.err
 rc=$?
+check "cpu1: writing runtime 0 again succeeds" fs_write 1 runtime 0
 check "rtla fairsrv top exits 0 after -d (got $rc)" test $rc = 0
 [ -s /tmp/ow.err ] && sed 's/^/# stderr: /' /tmp/ow.err
 # The CPU 1 rows of the refreshes: state and the open column (ms).
@@ -36,20 +46,29 @@ grows=$(awk 'NR > 1 && $2 != "-" && p != "-" && $2 > p + 500 { g++ } { p = $2 }
 timing "the open episode grows by more than 0.5 s per refresh ($grows times)" \
 	test "$grows" -ge 2
 
-# The oracle: the fair task itself around the run. Runnable at both ends
-# (state R) and 0 ns run between (schedstat) is a task that waited all
-# the time (it cannot sleep without running; schedstat adds a wait only
-# when the task runs): whatever window the tool watched inside that time,
-# its CPU starved all through it.
+# The oracle: the fair task itself around the run, to the end of the
+# run read by the --on-end action before it gives the runtime back.
+# Runnable at both ends (state R) and 0 ns run between (schedstat) is a
+# task that waited all the time (it cannot sleep without running;
+# schedstat adds a wait only when the task runs): whatever window the
+# tool watched inside that time, its CPU starved all through it.
 read -r spinner _ <<< "$probes"	# spin_then_hog's fair task, first
+cat > /tmp/ow.end <<EOF
+fair-probe --now > /tmp/ow.t1
+cat /proc/$spinner/schedstat > /tmp/ow.ss1
+awk '{ print \$3 }' /proc/$spinner/stat > /tmp/ow.st1
+echo 50000000 > $FS/cpu1/runtime
+EOF
 state0=$(awk '{ print $3 }' /proc/$spinner/stat)
 read -r run0 _ < /proc/$spinner/schedstat
 t0=$(fair-probe --now)
-rtla fairsrv hist -c 1 -H 0 -d 4 --json > /tmp/ow.json 2> /tmp/ow.err2
+rtla fairsrv hist -c 1 -H 0 -d 4 --json --on-end "shell,command=sh /tmp/ow.end" \
+	> /tmp/ow.json 2> /tmp/ow.err2
 rc=$?
-t1=$(fair-probe --now)
-read -r run1 _ < /proc/$spinner/schedstat
-state1=$(awk '{ print $3 }' /proc/$spinner/stat)
+t1=$(cat /tmp/ow.t1 2> /dev/null)
+read -r run1 _ < /tmp/ow.ss1
+state1=$(cat /tmp/ow.st1 2> /dev/null)
+check "cpu1: writing runtime 0 again succeeds" fs_write 1 runtime 0
 check "rtla fairsrv hist --json exits 0 after -d (got $rc)" test $rc = 0
 [ -s /tmp/ow.err2 ] && sed 's/^/# stderr: /' /tmp/ow.err2
 echo "# the fair task ($spinner) over [$t0, $t1]: state $state0 then $state1, ran $((run1 - run0)) ns"
@@ -71,7 +90,7 @@ check "it is open in the JSON, its start not seen (before the run)" \
 check "the FIFO hog is named as the holder" \
 	grep -q '"top_holder":{"task":{"pid":[0-9]*,"comm":"rt-probe"' /tmp/ow.json
 # No event ends this episode: -T must still see it pass the threshold.
-rtla fairsrv top -q -c 1 -H 0 -d 30 -T 1s > /dev/null 2> /tmp/ow.err3
+rtla fairsrv top -q -c 1 -H 0 -d 30 -T 1s --on-end "$restore" > /dev/null 2> /tmp/ow.err3
 rc=$?
 sed 's/^/# stderr: /' /tmp/ow.err3
 us=$(sed -n 's/.*fair starvation (still open) of \([0-9]*\) us on CPU 1 exceeded.*/\1/p' /tmp/ow.err3)
