@@ -80,6 +80,15 @@ static void server(struct fs_derive_cpu *c, const struct fs_event *ev,
 
 	switch (ev->type) {
 	case FS_EV_P_START:
+		/*
+		 * Every fair enqueue calls it, and it returns at once while
+		 * the server is active: only the first after a stop starts.
+		 * Where that is not known (the run's beginning, a loss), a
+		 * server seen waiting for its replenishment (E) was active
+		 * already: a start leads to B or D, never to E.
+		 */
+		if (c->known && c->state == FS_ST_REPL_WAIT)
+			c->started = true;
 		if (c->started)
 			return;
 		c->started = true;

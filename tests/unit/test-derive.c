@@ -797,10 +797,41 @@ static void test_rt_wait_lost(void)
 	fs_derive_free(&d);
 }
 
+/*
+ * A server already active when the run began (or after a loss): seen
+ * running, then throttled; a fair enqueue's dl_server_start() returns at
+ * once, which is no start (it would be E to E, which no start does).
+ */
+static void test_active_before(void)
+{
+	struct fs_derive d;
+	int n;
+
+	fs_derive_init(&d, 4);
+	nr_out = 0;
+	feed(&d, probe(FS_EV_P_REPLENISH, 10 * MS, A_ | U_, 50 * MS, 1010 * MS));
+	feed(&d, probe(FS_EV_P_TIMER, 60 * MS, A_ | T_ | U_, 0, 1010 * MS));
+	n = nr_out;
+	feed(&d, probe(FS_EV_P_START, 70 * MS, A_ | T_ | U_, 0, 1010 * MS));
+	ok(nr_out == n, "dl_server_start() returning in E is no start");
+	/* Stopped there, then started for real: a start again. */
+	feed(&d, probe(FS_EV_P_STOP, 80 * MS, A_ | T_ | U_, 0, 1010 * MS));
+	n = nr_out;
+	feed(&d, probe(FS_EV_P_TIMER, 90 * MS, A_ | T_ | R_, 50 * MS, 1090 * MS));
+	feed(&d, probe(FS_EV_P_START, 90 * MS, A_ | T_ | R_, 50 * MS, 1090 * MS));
+	{
+		enum fs_ev want[] = { FS_EV_DEFER, FS_EV_START };
+
+		ok(types_are(n, want, 2), "after a stop, a start is one");
+	}
+	fs_derive_free(&d);
+}
+
 int main(void)
 {
 	test_found();
 	test_server();
+	test_active_before();
 	test_starvation();
 	test_untracked();
 	test_ran_episodes();
