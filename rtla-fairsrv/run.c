@@ -101,12 +101,12 @@ static int queue(void *ctx, const struct fs_event *ev)
 			run->lost_unknown = true;
 	}
 	/*
-	 * Derived figures need a task that moves away from a CPU and every
-	 * loss, wherever the event lies.
+	 * Derived figures need a task that moves away from a CPU. A loss
+	 * counts wherever it lies: any buffer holds other CPUs' events.
 	 */
 	if (!selected(run, ev->cpu) &&
 	    !(ev->type == FS_EV_MIGRATE && selected(run, ev->src_cpu)) &&
-	    !(run->derived && ev->type == FS_EV_LOST))
+	    ev->type != FS_EV_LOST)
 		return 0;
 	if (fs_order_push(&run->order, ev)) {
 		fs_err("out of memory");
@@ -257,6 +257,24 @@ static void feed_one(void *ctx, const struct fs_event *ev)
 		stop_signal = -1;
 }
 
+/*
+ * Events were lost from one CPU's buffer. A server's events and a fair
+ * task's are written where the wakeup or the balance ran, so that buffer
+ * held other CPUs' events too: every CPU's model is told, and forgets
+ * what was open (the count of lost events goes with the buffer's own).
+ */
+static void lost_everywhere(struct run *run, const struct fs_event *ev)
+{
+	struct fs_event mark = *ev;
+	int cpu;
+
+	fs_for_each_cpu(cpu, &run->p->cpus) {
+		mark.cpu = cpu;
+		mark.lost = cpu == ev->cpu ? ev->lost : 0;
+		feed_one(run, &mark);
+	}
+}
+
 /* Feed one decoded event, in timestamp order: derived first if need be. */
 static void feed(void *ctx, const struct fs_event *ev)
 {
@@ -274,6 +292,8 @@ static void feed(void *ctx, const struct fs_event *ev)
 		fs_loads_event(&run->loads, ev);
 	if (run->derived)
 		fs_derive_event(&run->derive, ev, feed_one, run);
+	else if (ev->type == FS_EV_LOST)
+		lost_everywhere(run, ev);
 	else if (!fs_ev_observed(ev->type))
 		feed_one(run, ev);
 }

@@ -60,4 +60,33 @@ check "the buffers overflowed: their overrun counters say $overrun" \
 	test "$overrun" -gt 0
 timing "the header reports them: $lost lost, $overrun overrun when the load ended (+5% +100)" \
 	in_range "${lost:-x}" "$overrun" $((overrun + overrun / 20 + 100))
+
+# A loss in another CPU's buffer. CPU 1 is quiet, CPUs 2 and 3 flood
+# theirs; a wakeup or a balance run there writes CPU 1's events into
+# them, so CPU 1's model must be told of their losses (it forgets what
+# was open). Before, only the model of the CPU whose buffer lost was.
+for cpu in 2 3; do
+	hog $cpu 30
+done
+rtla fairsrv hist -c 1 -H 0 --trace-buffer-size 4 --json > /tmp/lost2.json 2> /tmp/lost2.err &
+tool=$!
+check "rtla fairsrv hist -c 1 starts collecting" collecting $tool
+kill -STOP $tool
+sleep 3
+kill $probes 2> /dev/null
+wait $probes 2> /dev/null
+probes=
+own=$(sed -n 's/^overrun: //p' $T/instances/rtla_fairsrv_$tool/per_cpu/cpu1/stats)
+kill -CONT $tool
+kill -INT $tool
+wait $tool
+rc=$?
+sed 's/^/# stderr: /' /tmp/lost2.err
+lost=$(jget /tmp/lost2.json '"lost":')
+marks=$(jcpu /tmp/lost2.json 1 lost_marks)
+echo "# CPU 1's own buffer overran by $own; the tool lost ${lost:-no} events, CPU 1 has ${marks:-no} lost marks"
+check "rtla fairsrv hist -c 1 exits 0 on SIGINT ($rc) and reports lost events ($lost)" \
+	test "$rc" = 0 -a "${lost:-0}" -gt 0
+check "CPU 1's model was told of the other buffers' losses (${marks:-no} marks)" \
+	test "${marks:-0}" -gt 0
 done_tap
