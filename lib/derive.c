@@ -85,11 +85,12 @@ static void server(struct fs_derive_cpu *c, const struct fs_event *ev,
 		 * the server is active: only the first after a stop starts.
 		 * Where that is not known (the run's beginning, a loss), a
 		 * server seen waiting for its replenishment (E) was active
-		 * already: a start leads to B or D, never to E.
+		 * already: a start leads to B or D, never to E. A disabled
+		 * server (runtime 0) returns at once too, and stays inactive.
 		 */
 		if (c->known && c->state == FS_ST_REPL_WAIT)
 			c->started = true;
-		if (c->started)
+		if (c->started || !(ev->flags & FS_FLAG_ACTIVE))
 			return;
 		c->started = true;
 		put(c, ev, FS_EV_START, emit, ctx);

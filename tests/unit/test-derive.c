@@ -827,11 +827,37 @@ static void test_active_before(void)
 	fs_derive_free(&d);
 }
 
+/*
+ * A disabled server: dl_server_start() returns at once and leaves it
+ * inactive, at every fair enqueue, and again after a loss.
+ */
+static void test_disabled(void)
+{
+	struct fs_derive d;
+	struct fs_event e;
+
+	fs_derive_init(&d, 4);
+	nr_out = 0;
+	e = probe(FS_EV_P_START, 10 * MS, 0, 0, 0);
+	e.dl_runtime = 0;
+	feed(&d, e);
+	e.ts = 20 * MS;
+	feed(&d, e);
+	ok(nr_out == 0, "a disabled server's dl_server_start() is no start");
+	feed(&d, lost(1, 30 * MS));
+	e.ts = 40 * MS;
+	feed(&d, e);
+	ok(nr_out > 0 && out[nr_out - 1].type == FS_EV_LOST,
+	   "nor after a loss");
+	fs_derive_free(&d);
+}
+
 int main(void)
 {
 	test_found();
 	test_server();
 	test_active_before();
+	test_disabled();
 	test_starvation();
 	test_untracked();
 	test_ran_episodes();
