@@ -21,27 +21,42 @@ for cpu in 1 2 3; do
 	hog $cpu 30
 done
 
+# overflow OUT ERR ARGS...: run rtla fairsrv hist ARGS with 4 kB buffers,
+# stop it (SIGSTOP) for 3 s while the load runs, end the load, note each
+# buffer's overrun counter (overrun_of[CPU]), then let it go on and stop
+# it with SIGINT; its exit status in rc.
+overflow() {
+	local out=$1 err=$2 f tool
+	shift 2
+	rtla fairsrv hist -H 0 --trace-buffer-size 4 "$@" > "$out" 2> "$err" &
+	tool=$!
+	check "rtla fairsrv hist ${*:+$* }starts collecting" collecting $tool
+	kill -STOP $tool
+	sleep 3
+	kill $probes 2> /dev/null
+	wait $probes 2> /dev/null
+	probes=
+	overrun_of=()
+	for f in $T/instances/rtla_fairsrv_$tool/per_cpu/cpu*/stats; do
+		f=${f%/stats}
+		overrun_of[${f##*/cpu}]=$(sed -n 's/^overrun: //p' "$f/stats")
+	done
+	kill -CONT $tool
+	kill -INT $tool
+	wait $tool
+	rc=$?
+}
+
 ref=$T/instances/fairsrv_lost_ref
 mkdir $ref || exit 1
 echo 8192 > $ref/buffer_size_kb
 echo 1 > $ref/events/sched/sched_dl_server_postpone/enable
 
-rtla fairsrv hist -H 0 --trace-buffer-size 4 > /tmp/lost.out 2> /tmp/lost.err &
-tool=$!
-check "rtla fairsrv hist starts collecting" collecting $tool
-kill -STOP $tool
-sleep 3
-kill $probes 2> /dev/null
-wait $probes 2> /dev/null
-probes=
+overflow /tmp/lost.out /tmp/lost.err
 overrun=0
-for f in $T/instances/rtla_fairsrv_$tool/per_cpu/cpu*/stats; do
-	overrun=$((overrun + $(sed -n 's/^overrun: //p' $f)))
+for cpu in "${!overrun_of[@]}"; do
+	overrun=$((overrun + overrun_of[cpu]))
 done
-kill -CONT $tool
-kill -INT $tool
-wait $tool
-rc=$?
 echo 0 > $ref/events/sched/sched_dl_server_postpone/enable
 check "rtla fairsrv hist exits 0 on SIGINT (got $rc)" test $rc = 0
 sed 's/^/# stderr: /' /tmp/lost.err
@@ -69,19 +84,8 @@ fs_set 1 50000000 1000000000 || exit 1
 for cpu in 2 3; do
 	hog $cpu 30
 done
-rtla fairsrv hist -c 1 -H 0 --trace-buffer-size 4 --json > /tmp/lost2.json 2> /tmp/lost2.err &
-tool=$!
-check "rtla fairsrv hist -c 1 starts collecting" collecting $tool
-kill -STOP $tool
-sleep 3
-kill $probes 2> /dev/null
-wait $probes 2> /dev/null
-probes=
-own=$(sed -n 's/^overrun: //p' $T/instances/rtla_fairsrv_$tool/per_cpu/cpu1/stats)
-kill -CONT $tool
-kill -INT $tool
-wait $tool
-rc=$?
+overflow /tmp/lost2.json /tmp/lost2.err -c 1 --json
+own=${overrun_of[1]:-}
 sed 's/^/# stderr: /' /tmp/lost2.err
 lost=$(jget /tmp/lost2.json '"lost":')
 marks=$(jcpu /tmp/lost2.json 1 lost_marks)
