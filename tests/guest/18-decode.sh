@@ -38,9 +38,13 @@ done
 kill $mover
 # A SCHED_DEADLINE task: the throttle and replenish events of a task,
 # which the tool filters out, decoded all the same. It must not fork,
-# and may run on every CPU (this shell keeps to CPU 0).
-taskset -c 0-3 chrt -d --sched-runtime 2000000 --sched-deadline 10000000 \
-	--sched-period 10000000 0 \
+# and may run on every CPU (this shell keeps to CPU 0). Its period is
+# long: a replenishment timer that fires more than a period late makes
+# the kernel print "DL replenish lagged too much", rightly, and the host
+# can leave the guest's CPUs unscheduled for tens of milliseconds (CI
+# once saw that message with a 10 ms period).
+taskset -c 0-3 chrt -d --sched-runtime 20000000 --sched-deadline 500000000 \
+	--sched-period 500000000 0 \
 	bash -c 'end=$((SECONDS + 2)); while [ $SECONDS -lt $end ]; do :; done'
 fs_write 2 runtime 40000000
 ! fs_write 2 runtime 2000000000 2> /dev/null
