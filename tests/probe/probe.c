@@ -908,19 +908,31 @@ static int64_t cycle(const struct options *opt, struct gap_stats *gs,
 			now = read_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC");
 			break;
 		}
+		/*
+		 * What it keeps for the sleep comes before a last clock read:
+		 * a preemption in that work (system calls, an allocation) is
+		 * a gap, not a wait the wake-up's latency would leave out.
+		 * Only the entry into clock_nanosleep is left unseen.
+		 */
 		if (opt->off_cpu)
 			cpu = read_clock(CLOCK_THREAD_CPUTIME_ID,
 					 "CLOCK_THREAD_CPUTIME_ID");
+		if (opt->list)
+			spans_append(&ws->sleeps, now, 0, 0, 0);
+		switch_mark = switches();
+		now = measure(opt, gs, now, now);
 		/*
 		 * Behind: the next cycle is due already, and it runs on with
 		 * no sleep and so no wake-up (its time off the CPU is in its
 		 * gaps).
 		 */
 		slept = due > now;
-		if (opt->list && slept)
-			spans_append(&ws->sleeps, now, due - now, 0, 0);
-		if (slept)
-			switch_mark = switches();
+		if (opt->list && slept) {
+			ws->sleeps.v[ws->sleeps.nr - 1].at = now;
+			ws->sleeps.v[ws->sleeps.nr - 1].len = due - now;
+		} else if (opt->list) {
+			ws->sleeps.nr--;
+		}
 		if (!sleep_until(due))
 			break;
 		/*
