@@ -580,6 +580,22 @@ static void lock_memory(void)
 		die("mlockall: %s", strerror(errno));
 }
 
+#ifdef PROBE_POLICY_RT
+/*
+ * After the window, become a fair task: the report takes tens of
+ * milliseconds to write under an emulator, and as a real-time task it
+ * would starve the CPU's fair tasks outside every probe's window, where
+ * the tool, which stops a little later, still counts.
+ */
+static void leave_policy(void)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+
+	if (sched_setscheduler(0, SCHED_OTHER, &sp))
+		die("sched_setscheduler(SCHED_OTHER): %s", strerror(errno));
+}
+#endif
+
 /* Create @file: the probe runs on its CPU, with its policy. */
 static void mark_ready(const char *file)
 {
@@ -1093,6 +1109,9 @@ int main(int argc, char **argv)
 	cpu_end = read_clock(CLOCK_THREAD_CPUTIME_ID,
 			     "CLOCK_THREAD_CPUTIME_ID");
 	ss_end = read_schedstat();
+#ifdef PROBE_POLICY_RT
+	leave_policy();
+#endif
 	if (ss_start.run >= 0 && ss_end.run >= 0) {
 		ss.run = ss_end.run - cpu_start;
 		ss.wait = ss_end.wait - ss_start.wait;
