@@ -702,6 +702,14 @@ if [ -n "$wi_rt" ] && [ "${lost:-0}" = 0 ] && [ -z "$hp_cpu" ]; then
 	for c in 1 2 3; do
 		fs_set $c "$wi_rt" "$wi_per" || echo "# cpu$c: the what-if setting was refused"
 	done
+	# The rerun's probes write to the run's files: the run's move to
+	# run/, where a failed check of the run can still be read.
+	mkdir -p "$dir/run" && cp "$dir/start" "$dir/run/"
+	IFS=';' read -r -a runs_ <<< "$probe_list"
+	for x in "${runs_[@]}"; do
+		read -r _ _ name <<< "$x"
+		[ -n "$name" ] && mv "$dir/$name" "$dir/$name.err" "$dir/run/"
+	done
 	probe_list=
 	# The tool records the rerun too: its trace explains a surprise.
 	rtla fairsrv hist -c 1-3 -H 0 --json -t "$dir/rerun-trace.txt" \
