@@ -37,7 +37,9 @@
 #             and the sum of every real-time task's wait (schedstat),
 #             5% + 5 ms either side
 #  served     served runtime = the fair tasks' run time (CPU clock) where
-#             a real-time busy loop leaves them nothing else, 5% + 5 ms
+#             a real-time busy loop leaves them nothing else, 5% + 5 ms;
+#             on the stock kernel from above only (patch 7's defect runs
+#             fair tasks outside the server there: a TODO from below)
 #  starved    each fair task's longest wait behind a higher class, no
 #             longer than its own longest gap or wake-up latency less the
 #             other fair probes' turns (+10% + 2 ms), and at least its
@@ -319,6 +321,7 @@ todo() {
 # kernel): the trace of that stint lacks the switch back, so the cause is
 # not found yet. Known, not fixed: a TODO there.
 STOCK_WHY="the kprobe source's longest stint can exceed the RT task's gap by ~2 ms (seed 1 on the stock kernel)"
+STOCK_SERVED_WHY="stock kernel: patch 7's defect runs fair tasks outside the server (seed 1, CPU 2 at 0.5 / 13 ms: served 1233 ms, the fair tasks ran 1307)"
 # todo_if WHY CHECK CPU TEXT COMMAND...: a TODO with WHY if WHY is not
 # empty, a check otherwise.
 todo_if() {
@@ -639,6 +642,15 @@ for c in 1 2 3; do
 		txt="served ${served:-none} = the fair tasks' run time $frun (5% + 5 ms)"
 		if [ -n "${defect7[$c]:-}" ]; then
 			skip served $c "$txt" "stock kernel: patch 7's defect ran a fair task outside the server"
+		elif [ -n "$stock" ]; then
+			# Patch 7's defect, in stints too short to show in the
+			# top task's waits, runs fair tasks outside the server
+			# (a throttle in its own pick, likely at a runtime under
+			# a tick): served bounds their run time from below only.
+			t served $c "served ${served:-none} <= the fair tasks' run time $frun (+5% +5 ms)" \
+				upto "${served:-x}" "$frun" 5 5000000
+			todo served $c "served ${served:-none} >= the fair tasks' run time $frun (-5% -5 ms)" \
+				"$STOCK_SERVED_WHY" upto "$frun" "${served:-x}" 5 5000000
 		else
 			t served $c "$txt" near "${served:-x}" "$frun" 5 5000000
 		fi
