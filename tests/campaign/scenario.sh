@@ -442,23 +442,29 @@ cpu_starved() {
 		printf "%.0f 0 %d %d\n%.0f 1 %d %d\n", $1, $3, t, $1 + l, $3, t }' |
 		sort -k1,1n -k2,2n |
 		awk -v n=$# '
-		# Sweep the boundaries (starts before ends at one instant):
-		# off = probes not running, wait = probes waiting, hid = waits
-		# with an unseen turn; a starved stretch that one overlaps is
-		# tainted.
+		# Sweep the boundaries: off = probes not running, wait =
+		# probes waiting, hid = waits with an unseen turn; a starved
+		# stretch that one overlaps is tainted. The state is taken
+		# once every boundary at an instant is in: a waker whose sleep
+		# ends where its wake-up latency begins is off the CPU
+		# throughout, and must not split the stretch there.
+		function settle(t) {
+			now = off == n && wait > 0
+			if (now && !was) { since = t; tainted = hid > 0 }
+			else if (now && hid) tainted = 1
+			if (!now && was) {
+				if (t - since > all) all = t - since
+				if (!tainted && t - since > one) one = t - since
+			}
+			was = now
+		}
+		NR > 1 && $1 != last { settle(last) }
 		{
 			d = $2 == 0 ? 1 : -1
-			starved = off == n && wait > 0
-			if (starved && hid) tainted = 1
 			off += d; if ($3 == 1) wait += d; if ($4 == 1) hid += d
-			now = off == n && wait > 0
-			if (now && !starved) { since = $1; tainted = hid > 0 }
-			if (!now && starved) {
-				if ($1 - since > all) all = $1 - since
-				if (!tainted && $1 - since > one) one = $1 - since
-			}
+			last = $1
 		}
-		END { printf "%.0f %.0f\n", all, one }'
+		END { if (NR) settle(last); printf "%.0f %.0f\n", all, one }'
 }
 
 # wait_less_stalls PROBE OTHER...: "WAIT STALL": PROBE's longest wait (an
