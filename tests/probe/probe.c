@@ -755,23 +755,29 @@ static struct schedstat read_schedstat(void)
 	return ss;
 }
 
-/* Append a span to @l; exit 1 when out of memory. */
-static void spans_append(struct spans *l, int64_t at, int64_t len,
-			 long runs, int64_t charged)
+/* Make room in @l for one more span; exit 1 when out of memory. */
+static void spans_reserve(struct spans *l)
 {
 	struct span *grown;
 	size_t cap;
 
-	if (l->nr == l->cap) {
-		cap = l->cap ? l->cap * 2 : 1024;
-		if (cap > SIZE_MAX / sizeof(*grown))
-			die("too many spans to list");
-		grown = realloc(l->v, cap * sizeof(*grown));
-		if (!grown)
-			die("realloc(%zu spans): %s", cap, strerror(errno));
-		l->v = grown;
-		l->cap = cap;
-	}
+	if (l->nr < l->cap)
+		return;
+	cap = l->cap ? l->cap * 2 : 1024;
+	if (cap > SIZE_MAX / sizeof(*grown))
+		die("too many spans to list");
+	grown = realloc(l->v, cap * sizeof(*grown));
+	if (!grown)
+		die("realloc(%zu spans): %s", cap, strerror(errno));
+	l->v = grown;
+	l->cap = cap;
+}
+
+/* Append a span to @l; exit 1 when out of memory. */
+static void spans_append(struct spans *l, int64_t at, int64_t len,
+			 long runs, int64_t charged)
+{
+	spans_reserve(l);
 	l->v[l->nr].at = at;
 	l->v[l->nr].len = len;
 	l->v[l->nr].runs = runs;
@@ -948,7 +954,7 @@ static int64_t cycle(const struct options *opt, struct gap_stats *gs,
 			cpu = read_clock(CLOCK_THREAD_CPUTIME_ID,
 					 "CLOCK_THREAD_CPUTIME_ID");
 		if (opt->list)
-			spans_append(&ws->sleeps, now, 0, 0, 0);
+			spans_reserve(&ws->sleeps);
 		switch_mark = switches();
 		now = measure(opt, gs, now, now);
 		/*
@@ -957,12 +963,8 @@ static int64_t cycle(const struct options *opt, struct gap_stats *gs,
 		 * gaps).
 		 */
 		slept = due > now;
-		if (opt->list && slept) {
-			ws->sleeps.v[ws->sleeps.nr - 1].at = now;
-			ws->sleeps.v[ws->sleeps.nr - 1].len = due - now;
-		} else if (opt->list) {
-			ws->sleeps.nr--;
-		}
+		if (opt->list && slept)
+			spans_append(&ws->sleeps, now, due - now, 0, 0);
 		if (!sleep_until(due))
 			break;
 		/*
