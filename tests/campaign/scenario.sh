@@ -723,8 +723,8 @@ if [ -n "$wi_rt" ] && [ "${lost:-0}" = 0 ] && [ -z "$hp_cpu" ]; then
 	# The rerun's probes write to the run's files: the run's move to
 	# run/, where a failed check of the run can still be read.
 	mkdir -p "$dir/run" && cp "$dir/start" "$dir/run/"
-	IFS=';' read -r -a runs_ <<< "$probe_list"
-	for x in "${runs_[@]}"; do
+	IFS=";" read -r -a entries <<< "$probe_list"
+	for x in "${entries[@]}"; do
 		read -r _ _ name <<< "$x"
 		[ -n "$name" ] && mv "$dir/$name" "$dir/$name.err" "$dir/run/"
 	done
