@@ -19,6 +19,11 @@ if [ ! -d $T/events/sched/sched_dl_server_boost ]; then
 	# Seen once at Prometheus' start, which idles and wakes CPUs 2-3.
 	known_report "sched: DL replenish lagged too much" \
 		"the stock kernel's late-deadline defect that patch 6 fixes (kernel/UPSTREAM.md)"
+	# The server's settings are written twice (20/100 ms, then back to
+	# the default): a write on a CPU with no fair task queued leaves the
+	# server stopped, and the next one stops it again.
+	known_report "WARNING: .* at kernel/sched/deadline.c:265 task_non_contending" \
+		"running_bw underflow from a second dl_server_stop() at a parameter write, the stock defect patch 2 fixes"
 fi
 dir=/tmp/fleet
 rm -rf $dir && mkdir -p $dir || exit 1
@@ -31,7 +36,10 @@ cleanup() {
 	# shellcheck disable=SC2086
 	kill $pids 2> /dev/null
 	wait 2> /dev/null
-	fs_set 1 50000000 1000000000 > /dev/null
+	# On the stock kernel the second write can be refused (EBUSY): a
+	# root domain rebuild dropped the servers' bandwidth from its total
+	# (the defect patch 1 fixes). Said, not hidden.
+	fs_set 1 50000000 1000000000 2>&1 > /dev/null | sed 's/^/# cleanup: /'
 }
 trap cleanup EXIT
 taskset -cp 0 $$ > /dev/null
