@@ -62,8 +62,18 @@ int fs_field_set(struct fs_fields *fs, struct fs_field *f,
 	f->size = size;
 	f->is_signed = is_signed && !is_string;
 	f->is_string = is_string;
+	f->is_loc = false;
 	if (fs && offset + size > fs->need)
 		fs->need = offset + size;
+	return 0;
+}
+
+/* Place a string the record holds past its fixed fields. */
+int fs_field_set_loc(struct fs_fields *fs, struct fs_field *f,
+		     unsigned int offset)
+{
+	fs_field_set(fs, f, offset, 4, false, true);
+	f->is_loc = true;
 	return 0;
 }
 
@@ -92,13 +102,25 @@ static uint64_t load(const struct fs_field *f, const unsigned char *data)
 	return 0;
 }
 
-/* Copy the string @f of @data into @out, NUL-terminated; "" if absent. */
+/*
+ * Copy the string @f of the record @data, @size bytes long, into @out,
+ * NUL-terminated; "" if absent or if its locator points outside the record.
+ */
 static void load_string(const struct fs_field *f, const unsigned char *data,
-			char out[FS_COMM_LEN])
+			unsigned int size, char out[FS_COMM_LEN])
 {
-	unsigned int n = f->size < FS_COMM_LEN - 1 ? f->size : FS_COMM_LEN - 1;
+	unsigned int off = f->offset, len = f->size, n;
+	uint32_t loc;
 
-	memcpy(out, data + f->offset, n);
+	if (f->is_loc) {
+		memcpy(&loc, data + f->offset, 4);
+		off = loc & 0xffff;
+		len = loc >> 16;
+		if (off + len > size)
+			len = 0;
+	}
+	n = len < FS_COMM_LEN - 1 ? len : FS_COMM_LEN - 1;
+	memcpy(out, data + off, n);
 	out[n] = '\0';
 }
 
@@ -113,38 +135,38 @@ unsigned int fs_probe_flags(const struct fs_layout *l, uint64_t word)
 	return flags;
 }
 
-/* Load the task @pid, @prio and @comm of @d into @t. */
+/* Load the task @pid, @prio and @comm of @d, @size bytes, into @t. */
 static void load_task(const struct fs_field *pid, const struct fs_field *prio,
 		      const struct fs_field *comm, const unsigned char *d,
-		      struct fs_task *t)
+		      unsigned int size, struct fs_task *t)
 {
 	t->pid = (int32_t)load(pid, d);
 	t->prio = (int32_t)load(prio, d);
-	load_string(comm, d, t->comm);
+	load_string(comm, d, size, t->comm);
 }
 
-/* Fill the fields of the scheduler's event @ev. */
+/* Fill the fields of the scheduler's event @ev from @d, @size bytes. */
 static void fill_sched(const struct fs_field *f, const unsigned char *d,
-		       struct fs_event *ev)
+		       unsigned int size, struct fs_event *ev)
 {
 	switch (ev->type) {
 	case FS_EV_SWITCH:
 		/* The CPU is the buffer's: the reader sets it. */
 		load_task(&f[FS_F_PREV_PID], &f[FS_F_PREV_PRIO],
-			  &f[FS_F_PREV_COMM], d, &ev->from);
+			  &f[FS_F_PREV_COMM], d, size, &ev->from);
 		load_task(&f[FS_F_NEXT_PID], &f[FS_F_NEXT_PRIO],
-			  &f[FS_F_NEXT_COMM], d, &ev->to);
+			  &f[FS_F_NEXT_COMM], d, size, &ev->to);
 		ev->from_state = (int64_t)load(&f[FS_F_PREV_STATE], d);
 		break;
 	case FS_EV_WAKEUP:
 	case FS_EV_WAKEUP_NEW:
 		load_task(&f[FS_F_PID], &f[FS_F_PRIO], &f[FS_F_COMM], d,
-			  &ev->from);
+			  size, &ev->from);
 		ev->cpu = (int)load(&f[FS_F_TARGET_CPU], d);
 		break;
 	case FS_EV_MIGRATE:
 		load_task(&f[FS_F_PID], &f[FS_F_PRIO], &f[FS_F_COMM], d,
-			  &ev->from);
+			  size, &ev->from);
 		ev->src_cpu = (int)load(&f[FS_F_ORIG_CPU], d);
 		ev->cpu = (int)load(&f[FS_F_DEST_CPU], d);
 		break;
@@ -155,21 +177,21 @@ static void fill_sched(const struct fs_field *f, const unsigned char *d,
 
 /* Fill the fields of @ev that its event carries. */
 static void fill(const struct fs_layout *l, const struct fs_fields *fs,
-		 const unsigned char *d, struct fs_event *ev)
+		 const unsigned char *d, unsigned int size, struct fs_event *ev)
 {
 	const struct fs_field *f = fs->f;
 
 	ev->cpu = (int)load(&f[FS_F_CPU], d);
 	switch (fs_events[ev->type].kind) {
 	case FS_KIND_SCHED:
-		fill_sched(f, d, ev);
+		fill_sched(f, d, size, ev);
 		break;
 	case FS_KIND_STARVE:
 		ev->task.pid = (int32_t)load(&f[FS_F_PID], d);
-		load_string(&f[FS_F_COMM], d, ev->task.comm);
+		load_string(&f[FS_F_COMM], d, size, ev->task.comm);
 		ev->holder.pid = (int32_t)load(&f[FS_F_HOLDER_PID], d);
 		ev->holder.prio = (int32_t)load(&f[FS_F_HOLDER_PRIO], d);
-		load_string(&f[FS_F_HOLDER_COMM], d, ev->holder.comm);
+		load_string(&f[FS_F_HOLDER_COMM], d, size, ev->holder.comm);
 		ev->why = (unsigned int)load(&f[FS_F_WHY], d);
 		ev->first = load(&f[FS_F_FIRST], d) != 0;
 		ev->starved = load(&f[FS_F_STARVED], d);
@@ -214,6 +236,6 @@ int fs_record_decode(const struct fs_layout *l, const void *data,
 	if (size < fs->need)
 		return -1;
 	ev->ts = ts;
-	fill(l, fs, data, ev);
+	fill(l, fs, data, size, ev);
 	return 1;
 }

@@ -61,6 +61,7 @@ struct fs_field {
 	unsigned int offset, size;
 	bool is_signed;		/* a number to sign-extend */
 	bool is_string;		/* a char array */
+	bool is_loc;		/* a string elsewhere in the record: see below */
 };
 
 /*
@@ -101,6 +102,15 @@ bool fs_event_has(enum fs_ev ev, enum fs_fid fid);
 int fs_field_set(struct fs_fields *fs, struct fs_field *f,
 		 unsigned int offset, unsigned int size, bool is_signed,
 		 bool is_string);
+
+/*
+ * Place a string that the record holds after its fixed fields (the
+ * kernel's __string(), a "__data_loc char[]" in the format): at @offset,
+ * a u32 whose low 16 bits are where the string starts in the record and
+ * whose high 16 bits are its length. Returns 0.
+ */
+int fs_field_set_loc(struct fs_fields *fs, struct fs_field *f,
+		     unsigned int offset);
 
 /*
  * Decode the record @data of @size bytes, stamped @ts. Returns 1 with

@@ -2,8 +2,8 @@
 /*
  * Unit tests for lib/record.c: raw records built here, in the layouts of
  * the kernel's sched_dl_template and sched_fair_starve_wait (after an
- * 8-byte common header), and of cpuhp_enter, decode into the values
- * written.
+ * 8-byte common header), of cpuhp_enter and of 7.3's sched_migrate_task,
+ * decode into the values written.
  */
 #include <stdint.h>
 #include <string.h>
@@ -228,6 +228,53 @@ static void test_starve(void)
 	   "towards another state: coming up");
 }
 
+/*
+ * sched_migrate_task as 7.3 has it: comm a __string(), whose locator at
+ * M_COMM says where in the record it lies; pid, prio, orig and dest CPU.
+ */
+enum {
+	M_COMM = 8, M_PID = 12, M_PRIO = 16, M_ORIG = 20, M_DEST = 24,
+	M_STR = 28, M_SIZE = 40, ID_MIGRATE = 300,
+};
+
+/* A string past the fixed fields is found by its locator, and checked. */
+static void test_loc(void)
+{
+	struct fs_fields *m;
+	unsigned char rec[M_SIZE];
+	struct fs_layout l;
+	struct fs_event ev;
+
+	memset(&l, 0, sizeof(l));
+	fs_field_set(NULL, &l.type, OFF_TYPE, 2, false, false);
+	m = &l.ev[FS_EV_MIGRATE];
+	m->id = ID_MIGRATE;
+	fs_field_set_loc(m, &m->f[FS_F_COMM], M_COMM);
+	fs_field_set(m, &m->f[FS_F_PID], M_PID, 4, true, false);
+	fs_field_set(m, &m->f[FS_F_PRIO], M_PRIO, 4, true, false);
+	fs_field_set(m, &m->f[FS_F_ORIG_CPU], M_ORIG, 4, true, false);
+	fs_field_set(m, &m->f[FS_F_DEST_CPU], M_DEST, 4, true, false);
+	ok(m->need == M_STR, "need ends at the fixed fields (%u)", m->need);
+
+	memset(rec, 0, sizeof(rec));
+	put(rec, OFF_TYPE, ID_MIGRATE, 2);
+	put(rec, M_COMM, (uint64_t)(11u << 16 | M_STR), 4);
+	put(rec, M_PID, 77, 4);
+	put(rec, M_PRIO, 120, 4);
+	put(rec, M_ORIG, 1, 4);
+	put(rec, M_DEST, 3, 4);
+	memcpy(rec + M_STR, "fair-probe", 11);
+	ok(fs_record_decode(&l, rec, M_SIZE, 9, &ev) == 1 &&
+	   ev.type == FS_EV_MIGRATE && ev.from.pid == 77 &&
+	   ev.src_cpu == 1 && ev.cpu == 3, "a migration with a __string decodes");
+	ok(!strcmp(ev.from.comm, "fair-probe"), "its comm is found (%s)",
+	   ev.from.comm);
+	put(rec, M_COMM, (uint64_t)(20u << 16 | M_STR), 4);
+	ok(fs_record_decode(&l, rec, M_SIZE, 9, &ev) == 1 &&
+	   ev.from.comm[0] == '\0' && ev.from.pid == 77,
+	   "a locator past the record's end gives no comm, the rest stays");
+}
+
 /* What each event carries, as the kernel series has it. */
 static void test_has(void)
 {
@@ -294,6 +341,7 @@ int main(void)
 	test_reject();
 	test_sizes();
 	test_starve();
+	test_loc();
 	test_has();
 	test_table();
 	return tap_done();
