@@ -193,9 +193,12 @@ static int place(struct fs_fields *fs, struct fs_field *out,
 		      (f->flags & TEP_FIELD_IS_STRING);
 
 	if (f->offset < 0 || f->size < 0 ||
-	    ((f->flags & TEP_FIELD_IS_ARRAY) && !string) ||
-	    (f->flags & TEP_FIELD_IS_DYNAMIC))
+	    ((f->flags & TEP_FIELD_IS_ARRAY) && !string))
 		return -1;
+	/* A __string(): sched_migrate_task's comm in newer kernels (7.3). */
+	if (f->flags & TEP_FIELD_IS_DYNAMIC)
+		return f->size == 4 && string ?
+			fs_field_set_loc(fs, out, (unsigned int)f->offset) : -1;
 	return fs_field_set(fs, out, (unsigned int)f->offset,
 			    (unsigned int)f->size,
 			    f->flags & TEP_FIELD_IS_SIGNED, string);
