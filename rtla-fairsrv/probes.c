@@ -29,37 +29,65 @@ struct offsets {
 	unsigned int bit[FS_PROBE_FLAGS];	/* FS_FLAG_* order */
 	unsigned int server_bit;
 	unsigned int rq_cpu, rq_fair_server;
+	/* A second server per CPU (sched_ext's): where each names its pick. */
+	bool ext_server;
+	unsigned int pick;
+	unsigned long long fair_pick;		/* fair_server_pick_task() */
+};
+
+/* What a probed function's first argument is. */
+enum probe_arg {
+	ARG_SE,		/* the server's sched_dl_entity */
+	ARG_RQ,		/* the rq whose fair_server it is */
+	ARG_TIMER,	/* the entity's dl_timer */
 };
 
 /*
- * One probe: which observation, where, return or entry. An entry probe
- * goes on the function's .part.N copy when the compiler split it: callers
- * may then enter that copy directly (pick_task_dl() calls
- * dl_server_stop.part.0 in 6.12), and the function itself ends in it.
+ * How the kernel charges idle time to the server, which names the probes
+ * it needs: 6.12 has dl_server_update_idle_time(rq), inline in
+ * put_prev_task_idle() too; later kernels dl_server_update_idle(dl_se),
+ * never inline, called for each server of the CPU.
+ */
+enum idle_kind {
+	IDLE_RQ = 1,
+	IDLE_SE = 2,
+	IDLE_ANY = IDLE_RQ | IDLE_SE,
+};
+
+/*
+ * One probe: which observation, where, return or entry, on which kernels.
+ * An entry probe goes on the function's .part.N copy when the compiler
+ * split it: callers may then enter that copy directly (pick_task_dl()
+ * calls dl_server_stop.part.0 in 6.12), and the function itself ends in it.
  */
 struct probe_def {
 	enum fs_ev ev;
 	const char *func;
 	bool ret;
+	enum probe_arg arg;
+	enum idle_kind kernels;
 };
 
 static const struct probe_def probe_defs[] = {
-	{ FS_EV_P_START,	"dl_server_start",		true },
-	{ FS_EV_P_STOP,		"dl_server_stop",		false },
-	{ FS_EV_P_TIMER,	"start_dl_timer",		true },
-	{ FS_EV_P_REPLENISH,	"replenish_dl_entity",		true },
-	{ FS_EV_P_FIRED,	"dl_task_timer",		true },
-	{ FS_EV_P_NONCONT,	"task_non_contending",		false },
-	{ FS_EV_P_IDLE_IN,	"dl_server_update_idle_time",	false },
-	{ FS_EV_P_IDLE_OUT,	"dl_server_update_idle_time",	true },
-	{ FS_EV_P_PUT_IN,	"put_prev_task_idle",		false },
-	{ FS_EV_P_PUT_OUT,	"put_prev_task_idle",		true },
+	{ FS_EV_P_START,	"dl_server_start",	true,	ARG_SE,	IDLE_ANY },
+	{ FS_EV_P_STOP,		"dl_server_stop",	false,	ARG_SE,	IDLE_ANY },
+	{ FS_EV_P_TIMER,	"start_dl_timer",	true,	ARG_SE,	IDLE_ANY },
+	{ FS_EV_P_REPLENISH,	"replenish_dl_entity",	true,	ARG_SE,	IDLE_ANY },
+	{ FS_EV_P_FIRED,	"dl_task_timer",	true,	ARG_TIMER, IDLE_ANY },
+	{ FS_EV_P_NONCONT,	"task_non_contending",	false,	ARG_SE,	IDLE_ANY },
+	{ FS_EV_P_IDLE_IN,	"dl_server_update_idle_time", false, ARG_RQ, IDLE_RQ },
+	{ FS_EV_P_IDLE_OUT,	"dl_server_update_idle_time", true, ARG_RQ, IDLE_RQ },
+	{ FS_EV_P_PUT_IN,	"put_prev_task_idle",	false,	ARG_RQ,	IDLE_RQ },
+	{ FS_EV_P_PUT_OUT,	"put_prev_task_idle",	true,	ARG_RQ,	IDLE_RQ },
+	{ FS_EV_P_IDLE_IN,	"dl_server_update_idle", false,	ARG_SE,	IDLE_SE },
+	{ FS_EV_P_IDLE_OUT,	"dl_server_update_idle", true,	ARG_SE,	IDLE_SE },
 };
 
 #define NR_PROBES	(sizeof(probe_defs) / sizeof(probe_defs[0]))
 
 struct fs_probes {
 	char group[48];
+	enum idle_kind kernel;
 	/* Event names carry the pid too: kprobe_profile names no group. */
 	char name[NR_PROBES][48];
 	struct offsets o;
@@ -148,7 +176,7 @@ static int read_offsets(struct offsets *o)
 		"dl_server_active", "dl_throttled", "dl_defer_armed",
 		"dl_defer_running",
 	};
-	unsigned int bits[FS_PROBE_FLAGS + 1], lo, i;
+	unsigned int bits[FS_PROBE_FLAGS + 1], lo, i, ext_bits, ext_size;
 	struct btf *btf;
 	int dl, rq, ret = -1;
 
@@ -185,6 +213,13 @@ static int read_offsets(struct offsets *o)
 			goto out;
 	if (flag_member(btf, dl, "dl_server", &bits[FS_PROBE_FLAGS]))
 		goto out;
+	/* With sched_ext, a second server: each names its own pick. */
+	if (!member(btf, rq, "ext_server", &ext_bits, &ext_size)) {
+		o->ext_server = true;
+		if (byte_member(btf, dl, "sched_dl_entity", "server_pick_task",
+				&o->pick))
+			goto out;
+	}
 	/* One aligned u32 must hold them all: the probes read one word. */
 	lo = bits[0];
 	for (i = 1; i <= FS_PROBE_FLAGS; i++)
@@ -207,33 +242,44 @@ out:
 }
 
 /*
- * The fetch arguments of the probe of @ev. $arg1 is the entity, or the rq
- * whose fair_server it is (idle time), or its dl_timer (the timer's).
+ * Whether the probe of @d must tell the fair server from sched_ext's: its
+ * argument is an entity, which may be either.
  */
-static void fetch_args(const struct offsets *o, enum fs_ev ev, char *buf,
-		       size_t len)
+static bool needs_pick(const struct offsets *o, const struct probe_def *d)
 {
-	bool in_rq = ev == FS_EV_P_IDLE_IN || ev == FS_EV_P_IDLE_OUT ||
-		     ev == FS_EV_P_PUT_IN || ev == FS_EV_P_PUT_OUT;
-	long b = in_rq ? (long)o->rq_fair_server :
-		 ev == FS_EV_P_FIRED ? -(long)o->dl_timer : 0;
-	char cpu[48];
+	return o->ext_server && d->arg != ARG_RQ;
+}
 
-	if (in_rq)
+/*
+ * The fetch arguments of the probe @d. $arg1 is the entity, or the rq
+ * whose fair_server it is (idle time on 6.12), or its dl_timer (the
+ * timer's).
+ */
+static void fetch_args(const struct offsets *o, const struct probe_def *d,
+		       char *buf, size_t len)
+{
+	long b = d->arg == ARG_RQ ? (long)o->rq_fair_server :
+		 d->arg == ARG_TIMER ? -(long)o->dl_timer : 0;
+	char cpu[48], pick[48] = "";
+
+	if (d->arg == ARG_RQ)
 		snprintf(cpu, sizeof(cpu), "+%u($arg1):s32", o->rq_cpu);
 	else
 		snprintf(cpu, sizeof(cpu), "+%u(%+ld($arg1)):s32", o->rq_cpu,
 			 b + o->rq);
+	if (needs_pick(o, d))
+		snprintf(pick, sizeof(pick), " pick=%+ld($arg1):u64",
+			 b + o->pick);
 	snprintf(buf, len,
-		 "cpu=%s flags=%+ld($arg1):u32 runtime=%+ld($arg1):s64 deadline=%+ld($arg1):u64 dl_runtime=%+ld($arg1):u64 dl_period=%+ld($arg1):u64%s",
+		 "cpu=%s flags=%+ld($arg1):u32 runtime=%+ld($arg1):s64 deadline=%+ld($arg1):u64 dl_runtime=%+ld($arg1):u64 dl_period=%+ld($arg1):u64%s%s",
 		 cpu, b + o->word, b + o->runtime, b + o->deadline,
 		 b + o->dl_runtime, b + o->dl_period,
-		 ev == FS_EV_P_TIMER ? " ret=$retval:s32" : "");
+		 d->ev == FS_EV_P_TIMER ? " ret=$retval:s32" : "", pick);
 }
 
-/* The filter of a probe, in-kernel: only what can be an event. */
-static void probe_filter(const struct offsets *o, enum fs_ev ev, char *buf,
-			 size_t len)
+/* The part of a probe's filter that the server's state decides. */
+static void probe_filter_state(const struct offsets *o, enum fs_ev ev,
+			       char *buf, size_t len)
 {
 	unsigned int active = 1u << o->bit[0], server = 1u << o->server_bit;
 
@@ -265,6 +311,23 @@ static void probe_filter(const struct offsets *o, enum fs_ev ev, char *buf,
 	}
 }
 
+/*
+ * The filter of a probe, in-kernel: only what can be an event, and of the
+ * fair server only.
+ */
+static void probe_filter(const struct offsets *o, const struct probe_def *d,
+			 char *buf, size_t len)
+{
+	size_t n;
+
+	probe_filter_state(o, d->ev, buf, len);
+	if (!needs_pick(o, d))
+		return;
+	n = strlen(buf);
+	snprintf(buf + n, len - n, "%spick == %llu", n ? " && " : "",
+		 o->fair_pick);
+}
+
 /* The name of observation @ev's probe in our group. */
 static const char *probe_name(enum fs_ev ev)
 {
@@ -276,11 +339,15 @@ static const char *probe_name(enum fs_ev ev)
 struct ksym {
 	const char *func;
 	char sym[256];		/* where to probe its entry */
+	unsigned long long addr;
 	bool found, part;
 };
 
-/* Whether the kallsyms name @name is @k's function or a split-off part. */
-static void match(struct ksym *k, const char *name)
+/*
+ * Whether the kallsyms name @name, at @addr, is @k's function or a
+ * split-off part.
+ */
+static void match(struct ksym *k, const char *name, unsigned long long addr)
 {
 	size_t n = strlen(k->func);
 
@@ -289,6 +356,7 @@ static void match(struct ksym *k, const char *name)
 	if (!name[n]) {
 		if (!k->part)
 			snprintf(k->sym, sizeof(k->sym), "%s", name);
+		k->addr = addr;
 		k->found = true;
 	} else if (!strncmp(name + n, ".part.", 6)) {
 		snprintf(k->sym, sizeof(k->sym), "%s", name);
@@ -298,8 +366,9 @@ static void match(struct ksym *k, const char *name)
 
 /*
  * Look the @nr functions of @k up in /proc/kallsyms, in one pass (the file
- * is slow to read): where to probe each one's entry, its split-off part if
- * it has one. 0, or -1 after one error line.
+ * is slow to read): whether each is there, where to probe its entry (its
+ * split-off part if it has one) and its address. 0, or -1 after one error
+ * line.
  */
 static int lookup(struct ksym *k, unsigned int nr)
 {
@@ -313,20 +382,50 @@ static int lookup(struct ksym *k, unsigned int nr)
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
+		unsigned long long addr;
 		char name[256];
 
-		if (sscanf(line, "%*s %*s %255s", name) != 1)
+		if (sscanf(line, "%llx %*s %255s", &addr, name) != 2)
 			continue;
 		for (i = 0; i < nr; i++)
-			match(&k[i], name);
+			match(&k[i], name, addr);
 	}
 	fclose(f);
-	for (i = 0; i < nr; i++) {
-		if (!k[i].found) {
-			fs_err("/proc/kallsyms has no %s: this kernel has no fair server to probe",
-			       k[i].func);
-			return -1;
-		}
+	return 0;
+}
+
+/* Which way the kernel charges idle time, from what @k found; 0 or -1. */
+static int pick_kernel(struct fs_probes *pr, const struct ksym *k)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_PROBES; i++) {
+		if (probe_defs[i].ev != FS_EV_P_IDLE_IN || !k[i].found)
+			continue;
+		pr->kernel = probe_defs[i].kernels;
+		fs_debug("probes: idle time charged by %s()", k[i].func);
+		return 0;
+	}
+	fs_err("/proc/kallsyms has neither dl_server_update_idle_time nor dl_server_update_idle: this kernel has no fair server this tool can probe");
+	return -1;
+}
+
+/* Whether every function the kernel's probes need is there; 0 or -1. */
+static int check_found(const struct fs_probes *pr, const struct ksym *k)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_PROBES; i++) {
+		if (!(probe_defs[i].kernels & pr->kernel) || k[i].found)
+			continue;
+		fs_err("/proc/kallsyms has no %s: this kernel's fair server is not one this tool can probe",
+		       k[i].func);
+		return -1;
+	}
+	if (pr->o.ext_server && !k[NR_PROBES].addr) {
+		fs_err("/proc/kallsyms shows no address of %s: this tool cannot tell the fair server from sched_ext's (run as root, kernel.kptr_restrict below 2)",
+		       k[NR_PROBES].func);
+		return -1;
 	}
 	return 0;
 }
@@ -353,7 +452,9 @@ void fs_probes_destroy(struct fs_probes *pr)
 struct fs_probes *fs_probes_create(struct fs_layout *l)
 {
 	struct fs_probes *pr = calloc(1, sizeof(*pr));
-	struct ksym k[NR_PROBES];
+	/* The probes' functions, then the fair server's pick. */
+	struct ksym k[NR_PROBES + 1];
+	struct ksym *pick = &k[NR_PROBES];
 	char args[384];
 	unsigned int i;
 
@@ -364,15 +465,21 @@ struct fs_probes *fs_probes_create(struct fs_layout *l)
 	memset(k, 0, sizeof(k));
 	for (i = 0; i < NR_PROBES; i++)
 		k[i].func = probe_defs[i].func;
-	if (read_offsets(&pr->o) || lookup(k, NR_PROBES))
+	pick->func = "fair_server_pick_task";
+	if (read_offsets(&pr->o) || lookup(k, NR_PROBES + 1))
 		goto fail;
+	if (pick_kernel(pr, k) || check_found(pr, k))
+		goto fail;
+	pr->o.fair_pick = pick->addr;
 	snprintf(pr->group, sizeof(pr->group), GROUP_PREFIX "%d", (int)getpid());
 	for (i = 0; i < NR_PROBES; i++) {
 		const struct probe_def *d = &probe_defs[i];
 		/* A return probe: the function's own return, not its part's. */
 		const char *sym = d->ret ? d->func : k[i].sym;
 
-		fetch_args(&pr->o, d->ev, args, sizeof(args));
+		if (!(d->kernels & pr->kernel))
+			continue;
+		fetch_args(&pr->o, d, args, sizeof(args));
 		snprintf(pr->name[i], sizeof(pr->name[i]), "%s_%d",
 			 probe_name(d->ev), (int)getpid());
 		pr->dyn[i] = d->ret ?
@@ -391,7 +498,7 @@ struct fs_probes *fs_probes_create(struct fs_layout *l)
 			pr->dyn[i] = NULL;
 			goto fail;
 		}
-		probe_filter(&pr->o, d->ev, pr->filter[i], sizeof(pr->filter[i]));
+		probe_filter(&pr->o, d, pr->filter[i], sizeof(pr->filter[i]));
 	}
 	for (i = 0; i < FS_PROBE_FLAGS; i++)
 		l->probe_bit[i] = pr->o.bit[i];
@@ -400,7 +507,7 @@ struct fs_probes *fs_probes_create(struct fs_layout *l)
 	for (i = 0; i < NR_PROBES; i++) {
 		char *addr = NULL;
 
-		if (tracefs_dynevent_info(pr->dyn[i], NULL, NULL, NULL, &addr,
+		if (pr->dyn[i] && tracefs_dynevent_info(pr->dyn[i], NULL, NULL, NULL, &addr,
 					  NULL) != TRACEFS_DYNEVENT_UNKNOWN)
 			fs_debug("probe %s on %s%s", pr->name[i],
 				 addr ? addr : "?",
@@ -420,7 +527,7 @@ const char *fs_probes_event(const struct fs_probes *pr, enum fs_ev ev,
 	unsigned int i;
 
 	for (i = 0; i < NR_PROBES; i++) {
-		if (probe_defs[i].ev != ev)
+		if (probe_defs[i].ev != ev || !pr->dyn[i])
 			continue;
 		*name = pr->name[i];
 		*filter = pr->filter[i][0] ? pr->filter[i] : NULL;
