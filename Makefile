@@ -8,6 +8,7 @@
 #                  print rtla fairsrv hist (the README's first command)
 #   make check     run every test; ends with "N passed, N failed"
 #   make check-debug  the guest tests on the debug kernel (lockdep, KASAN)
+#   make check-7.3  the stock-kernel tests on Debian's stock 7.3 (trixie-backports)
 #   make fuzz      fuzz the option and value parsers (FUZZ_SECONDS each)
 #   make kernel    build (or reuse) the patched guest kernel
 #   make image     build (or reuse) the guest root disk
@@ -52,7 +53,7 @@ DEPS		:= git gcc make pkg-config libtracefs-dev libtraceevent-dev libbpf-dev \
 		   debootstrap e2fsprogs valgrind clang libclang-rt-14-dev \
 		   dwarves debhelper build-essential
 
-.PHONY: all deps kernel image demo check check-debug checkpatch unit fuzz man install install-service deb bench campaign clean
+.PHONY: all deps kernel image demo check check-debug check-7.3 checkpatch unit fuzz man install install-service deb bench campaign clean
 
 all: $(B)/bin/rtla $(B)/bin/rtla-fairsrv $(B)/bin/fair-probe $(B)/bin/rt-probe \
      $(B)/bin/rusage $(B)/bin/wake-pair $(B)/bin/core-cookie $(B)/bin/pingpong \
@@ -188,6 +189,12 @@ check-debug: deps
 	$(MAKE) all unit $(B)/asan/rtla deb
 	kernel/build.sh debug > /dev/null
 	FAIRSRV_FLAVOR=debug tests/run-all
+
+check-7.3: deps
+	kernel/source.sh 7.3 > /dev/null
+	$(MAKE) all unit $(B)/asan/rtla deb
+	kernel/build.sh 7.3 > /dev/null
+	FAIRSRV_FLAVOR=7.3 tests/run-all
 
 # The patches, cover letter included, are passed as ./path: checkpatch
 # checks a file that git tracks as source code, not as a patch.

@@ -4,10 +4,14 @@
 # Build the guest kernel: Debian's linux-source-6.12 with kernel/patches/series
 # applied, configured from defconfig + kvm_guest.config + our fragments.
 #
-# Usage: kernel/build.sh [FLAVOR]     FLAVOR: guest (default), debug, pristine
+# Usage: kernel/build.sh [FLAVOR]     FLAVOR: guest (default), debug, pristine,
+#                                             7.3
 #
 # pristine (also called stock) is 6.12.118 without the series: the kernel
 # users run, configured as a distribution's is for probes (BTF, kprobes).
+# 7.3 (also stock-7.3) is Debian's linux-source-7.3 (trixie-backports), as
+# it comes: the newest kernel Debian packages, with upstream's own
+# deadline tracepoints, configured from the same fragments.
 #
 # The result is cached under $FAIRSRV_CACHE (default /var/tmp/fairsrv) in
 # kernel-<key>/, where <key> hashes everything that goes into the kernel: the
@@ -21,22 +25,24 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${FAIRSRV_CACHE:-/var/tmp/fairsrv}
 flavor=${1:-guest}
 jobs=${JOBS:-$(nproc)}
-pkg=linux-source-6.12
-tarball=/usr/src/$pkg.tar.xz
 
 die() { echo "kernel: $*" >&2; exit 1; }
 say() { echo "kernel: $*" >&2; }
 
+series=6.12
 case $flavor in
 guest)		fragments=(kernel/guest.config); use_patches=1 ;;
 debug)		fragments=(kernel/guest.config kernel/debug.config); use_patches=1 ;;
 pristine|stock)	flavor=pristine; fragments=(kernel/guest.config); use_patches=0 ;;
-*)		die "unknown flavor '$flavor' (guest, debug, pristine or stock)" ;;
+7.3|stock-7.3)	flavor=7.3; series=7.3; fragments=(kernel/guest.config kernel/7.3.config); use_patches=0 ;;
+*)		die "unknown flavor '$flavor' (guest, debug, pristine, stock or 7.3)" ;;
 esac
+pkg=linux-source-$series
+tarball=/usr/src/$pkg.tar.xz
 
 # The series is made for one version of the source package: that one, or
-# the newest 6.12 when it is gone from the archive (kernel/source.sh).
-pkgver=$("$top/kernel/source.sh") || exit 1
+# the newest of its line when it is gone from the archive (kernel/source.sh).
+pkgver=$("$top/kernel/source.sh" "$series") || exit 1
 [ -f "$tarball" ] || die "$tarball is missing"
 
 patches=()
@@ -134,10 +140,18 @@ for f in "${fragments[@]}"; do frag_paths+=("$top/$f"); done
 "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${frag_paths[@]}" >/dev/null
 make -s -C "$src" O="$obj" olddefconfig >&2
 
-# Every option a fragment asks for must have survived olddefconfig.
+# Every option a fragment asks for must have survived olddefconfig. An
+# option the tree's Kconfig no longer defines (SCHED_DEBUG, always on
+# since 6.15) is said and passed over.
+symbols=$(grep -rhsE --include='Kconfig*' '^[[:space:]]*(menu)?config [A-Z0-9_]+' "$src" |
+	awk '{ print "CONFIG_" $2 }' | sort -u)
 for f in "${frag_paths[@]}"; do
 	sed -nE 's/^# (CONFIG_[A-Z0-9_]+) is not set$/\1=n/p; s/^(CONFIG_[A-Z0-9_]+=.*)$/\1/p' "$f" |
 	while IFS== read -r opt val; do
+		if ! grep -qxF "$opt" <<< "$symbols"; then
+			say "$(basename "$f"): $opt is not an option of $pkg $pkgver: passed over"
+			continue
+		fi
 		if [ "$val" = n ]; then
 			! grep -q "^$opt=" "$obj/.config"
 		else

@@ -1,10 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Choose the version of Debian's linux-source-6.12 to build, install it if
-# it is missing, and print it.
+# Choose the version of Debian's linux-source-6.12 (or -7.3) to build,
+# install it if it is missing, and print it.
 #
-#   kernel/source.sh [--check]      --check: choose and print, install nothing
+#   kernel/source.sh [--check] [6.12|7.3]
+#                                   --check: choose and print, install nothing
+#
+# 7.3 is the stock 7.3 flavor's source. Debian packages it in the
+# trixie-backports suite, which bookworm's apt does not list: the first
+# install adds that suite to apt's sources (debian-archive-keyring has its
+# key). A backports suite is never picked by default, so nothing else on
+# the machine comes from it; kernel/source-version-7.3 is its pin.
 #
 # The series is made and tested for the version in kernel/source-version.
 # Debian's security suite replaces a 6.12 build with the next one; when the
@@ -17,8 +24,17 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-pkg=linux-source-6.12
-pin=$(cat "$top/kernel/source-version")
+check=
+[ "${1:-}" = --check ] && { check=1; shift; }
+line=${1:-6.12}
+case $line in
+6.12)	pinfile=kernel/source-version; suite=bookworm-security ;;
+7.3)	pinfile=kernel/source-version-7.3; suite=trixie-backports ;;
+*)	echo "kernel: no source line '$line' (6.12 or 7.3)" >&2; exit 1 ;;
+esac
+pin=$(cat "$top/$pinfile")
+pkg=linux-source-$line
+backports=/etc/apt/sources.list.d/rtla-fairsrv-trixie-backports.sources
 
 say() { echo "kernel: $*" >&2; }
 
@@ -33,22 +49,43 @@ offered() {
 		sort -V -r -u
 }
 
-want=${FAIRSRV_KSRC_VERSION:-}
+# Add trixie-backports to apt's sources, once, for linux-source-7.3.
+add_backports() {
+	[ -f "$backports" ] && return 0
+	say "adding Debian's trixie-backports suite to apt's sources ($backports)"
+	cat > "$backports" <<-EOF
+	# Added by rtla fairsrv's kernel/source.sh, for linux-source-7.3 only.
+	Types: deb
+	URIs: http://deb.debian.org/debian
+	Suites: trixie-backports
+	Components: main
+	Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+	EOF
+	apt-get update -q >&2 || { rm -f "$backports"; say "apt-get update failed with trixie-backports"; exit 1; }
+}
+
+want=
+[ "$line" = 6.12 ] && want=${FAIRSRV_KSRC_VERSION:-}
+if [ -z "$want" ] && [ "$line" = 7.3 ] && [ -z "$check" ] && [ -z "$(installed)" ] &&
+   ! offered | grep -q .; then
+	[ "$(id -u)" = 0 ] || { say "$pkg is not installed; run 'make deps-7.3' as root"; exit 1; }
+	add_backports
+fi
 if [ -z "$want" ]; then
 	have=$(installed)
 	if [ "$have" = "$pin" ] || offered | grep -xF "$pin" > /dev/null; then
 		want=$pin
 	else
 		want=$(offered | head -n 1)
-		[ -n "$want" ] || { say "apt offers no $pkg: is bookworm-security in the apt sources (apt-get update)?"; exit 1; }
-		say "WARNING: $pkg $pin, the version the series was tested on, is gone from apt's lists; using $want, the newest offered. make check tells whether the series still applies and holds there; update kernel/source-version when it does."
+		[ -n "$want" ] || { say "apt offers no $pkg: is $suite in the apt sources (apt-get update)?"; exit 1; }
+		say "WARNING: $pkg $pin, the pinned version, is gone from apt's lists; using $want, the newest offered. make check tells whether the series still applies and holds there; update $pinfile when it does."
 	fi
 fi
-if [ "${1:-}" != --check ] && [ "$(installed)" != "$want" ]; then
+if [ -z "$check" ] && [ "$(installed)" != "$want" ]; then
 	[ "$(id -u)" = 0 ] || { say "$pkg $want is not installed; run 'make deps' as root"; exit 1; }
 	say "installing $pkg $want"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
 		--allow-downgrades "$pkg=$want" >&2 ||
-		{ say "apt-get install $pkg=$want failed (it is in Debian's bookworm-security suite)"; exit 1; }
+		{ say "apt-get install $pkg=$want failed (it is in Debian's $suite suite)"; exit 1; }
 fi
 echo "$want"
