@@ -30,10 +30,26 @@ long=$(awk '/^gap start_ns=/ { sub(/.*len_ns=/, ""); if ($1 + 0 > 52000000) n++ 
 	END { print n + 0 }' /tmp/nohz.rt)
 median=$(sed -n 's/^gap start_ns=.*len_ns=\([0-9]*\).*/\1/p' /tmp/nohz.rt |
 	awk '$1 > 10000000' | sort -n | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : "" }')
+# A stock kernel after 6.12 has patch 5's defect (kernel/UPSTREAM.md): on
+# stock 7.3 one run gave the FIFO task 0.00% for the whole window, the
+# next the fair task 0.00%, and 7.3 with patch 5 96.6% / 3.4%. There every
+# check of the server's timing is a TODO.
+upstream=
+if [ ! -d $T/events/sched/sched_dl_server_boost ]; then
+	case $(uname -r) in
+	6.12.*) ;;
+	*) upstream="stock $(uname -r | cut -d- -f1) has the defect patch 5 fixes: no tick for the server on a nohz_full CPU" ;;
+	esac
+fi
 # Patch 5's defect runs every boost far past its runtime; the median
 # stint says whether the tick came back.
-timing "the median stint keeps to the runtime and two ticks: $median <= 52 ms" \
-	le "$median" 52000000 0
+if [ -n "$upstream" ]; then
+	todo "$upstream" "the median stint keeps to the runtime and two ticks: $median <= 52 ms" \
+		le "$median" 52000000 0
+else
+	timing "the median stint keeps to the runtime and two ticks: $median <= 52 ms" \
+		le "$median" 52000000 0
+fi
 # Known, not fixed: with the series, one stint in a run sometimes runs
 # on for hundreds of ms (4 runs of 17 on 2026-12-05, the host busy with
 # other guests: 312-607 ms, the fair task then getting 9.5-14.4%; the
@@ -42,7 +58,7 @@ timing "the median stint keeps to the runtime and two ticks: $median <= 52 ms" \
 # nothing on a busy nohz_full CPU in this guest, so the path is not found.
 # Where exactly one stint ran over, its checks are TODOs; more than one
 # is not that defect and fails.
-why=
+why=$upstream
 if [ -d $T/events/sched/sched_dl_server_boost ] && [ "$long" = 1 ]; then
 	why="one stint in a few runs runs on past its throttle on a nohz_full CPU (cause not found)"
 fi
