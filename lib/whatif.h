@@ -87,6 +87,9 @@
 #include "hist.h"
 #include "load.h"
 
+/* The kernel line whose server the replay follows, as uname -r begins. */
+#define FS_WHATIF_RULES		"6.12"
+
 /* One setting's predicted figures on one CPU. */
 struct fs_whatif {
 	uint64_t runtime, period;	/* runtime 0: the server disabled */

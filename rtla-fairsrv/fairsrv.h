@@ -116,6 +116,7 @@ int fs_system_cpus(void);
 int fs_system_server(int cpu, uint64_t *runtime, uint64_t *period);
 uint64_t fs_system_now(void);
 uint64_t fs_system_realtime(void);
+void fs_system_release(char *buf, size_t len);
 int fs_system_rt_runtime(long long *us);
 int fs_system_jiffies(uint64_t *now_ns, uint64_t *jiffies);
 uint64_t fs_system_tick_ns(uint64_t ns0, uint64_t j0, uint64_t ns1,
@@ -202,6 +203,8 @@ struct fs_report {
 	size_t nr_what_if;
 	uint64_t load_lost;		/* losses within the recorded load */
 	uint64_t tick_ns;		/* the tick the replays assumed */
+	char kernel[65];		/* the release the load ran on */
+	bool kernel_other;		/* not the 6.12 the replays model */
 	/* For the metrics: the window's start in wall-clock time. */
 	uint64_t start_unix_ns;
 	bool rt_runtime_unlimited;	/* sched_rt_runtime_us is -1 */

@@ -280,8 +280,9 @@ static void what_if(FILE *f, const struct fs_report *r)
 
 	if (!r->nr_what_if)
 		return;
-	fprintf(f, ",\"what_if\":{");
-	num(f, false, "tick_ns", r->tick_ns);
+	fprintf(f, ",\"what_if\":{\"rules\":\"%s\",\"kernel\":", FS_WHATIF_RULES);
+	string(f, r->kernel);
+	num(f, true, "tick_ns", r->tick_ns);
 	num(f, true, "lost", r->load_lost);
 	num(f, true, "target_ns", r->p->target_ns);
 	num(f, true, "margin_pct", FS_ADVICE_MARGIN);

@@ -974,6 +974,9 @@ static struct fs_whatif_row *what_if(struct run *run, struct fs_report *r,
 		fs_err("out of memory while recording the load: the what-if replays part of it");
 	r->tick_ns = tick_ns(run);
 	r->load_lost = run->loads.lost;
+	fs_system_release(r->kernel, sizeof(r->kernel));
+	r->kernel_other = strncmp(r->kernel, FS_WHATIF_RULES ".",
+				  strlen(FS_WHATIF_RULES) + 1) != 0;
 	fs_for_each_cpu(cpu, &p->cpus) {
 		const struct fs_server *srv = &run->cpus[cpu].srv;
 		struct fs_whatif_row *row;

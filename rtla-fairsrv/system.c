@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 
 #include "fairsrv.h"
 
@@ -78,6 +79,17 @@ uint64_t fs_system_realtime(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* The running kernel's release (uname -r) into @buf; "" if unknown. */
+void fs_system_release(char *buf, size_t len)
+{
+	struct utsname u;
+
+	if (uname(&u))
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, "%s", u.release);
 }
 
 /* kernel.sched_rt_runtime_us into @us; 0, or -1 if it cannot be read. */
