@@ -8,6 +8,7 @@
 #                  print rtla fairsrv hist (the README's first command)
 #   make check     run every test; ends with "N passed, N failed"
 #   make check-debug  the guest tests on the debug kernel (lockdep, KASAN)
+#   make check-rt  the guest tests on the series with PREEMPT_RT
 #   make check-7.3  the stock-kernel tests on Debian's stock 7.3 (trixie-backports)
 #   make fuzz      fuzz the option and value parsers (FUZZ_SECONDS each)
 #   make kernel    build (or reuse) the patched guest kernel
@@ -53,7 +54,7 @@ DEPS		:= git gcc make pkg-config libtracefs-dev libtraceevent-dev libbpf-dev \
 		   debootstrap e2fsprogs valgrind clang libclang-rt-14-dev \
 		   dwarves debhelper build-essential
 
-.PHONY: all deps kernel image demo check check-debug check-7.3 checkpatch unit fuzz man install install-service deb bench campaign clean
+.PHONY: all deps kernel image demo check check-debug check-rt check-7.3 checkpatch unit fuzz man install install-service deb bench campaign clean
 
 all: $(B)/bin/rtla $(B)/bin/rtla-fairsrv $(B)/bin/fair-probe $(B)/bin/rt-probe \
      $(B)/bin/rusage $(B)/bin/wake-pair $(B)/bin/core-cookie $(B)/bin/pingpong \
@@ -189,6 +190,11 @@ check-debug: deps
 	$(MAKE) all unit $(B)/asan/rtla deb
 	kernel/build.sh debug > /dev/null
 	FAIRSRV_FLAVOR=debug tests/run-all
+
+check-rt: deps
+	$(MAKE) all unit $(B)/asan/rtla deb
+	kernel/build.sh rt > /dev/null
+	FAIRSRV_FLAVOR=rt tests/run-all
 
 check-7.3: deps
 	kernel/source.sh 7.3 > /dev/null

@@ -4,9 +4,10 @@
 # Build the guest kernel: Debian's linux-source-6.12 with kernel/patches/series
 # applied, configured from defconfig + kvm_guest.config + our fragments.
 #
-# Usage: kernel/build.sh [FLAVOR]     FLAVOR: guest (default), debug, pristine,
-#                                             7.3
+# Usage: kernel/build.sh [FLAVOR]     FLAVOR: guest (default), debug, rt,
+#                                             pristine, 7.3
 #
+# rt is the guest flavor with PREEMPT_RT (kernel/rt.config).
 # pristine (also called stock) is 6.12.118 without the series: the kernel
 # users run, configured as a distribution's is for probes (BTF, kprobes).
 # 7.3 (also stock-7.3) is Debian's linux-source-7.3 (trixie-backports), as
@@ -33,9 +34,10 @@ series=6.12
 case $flavor in
 guest)		fragments=(kernel/guest.config); use_patches=1 ;;
 debug)		fragments=(kernel/guest.config kernel/debug.config); use_patches=1 ;;
+rt)		fragments=(kernel/guest.config kernel/rt.config); use_patches=1 ;;
 pristine|stock)	flavor=pristine; fragments=(kernel/guest.config); use_patches=0 ;;
 7.3|stock-7.3)	flavor=7.3; series=7.3; fragments=(kernel/guest.config kernel/7.3.config); use_patches=0 ;;
-*)		die "unknown flavor '$flavor' (guest, debug, pristine, stock or 7.3)" ;;
+*)		die "unknown flavor '$flavor' (guest, debug, rt, pristine, stock or 7.3)" ;;
 esac
 pkg=linux-source-$series
 tarball=/usr/src/$pkg.tar.xz
@@ -140,24 +142,27 @@ for f in "${fragments[@]}"; do frag_paths+=("$top/$f"); done
 "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${frag_paths[@]}" >/dev/null
 make -s -C "$src" O="$obj" olddefconfig >&2
 
-# Every option a fragment asks for must have survived olddefconfig. An
-# option the tree's Kconfig no longer defines (SCHED_DEBUG, always on
-# since 6.15) is said and passed over.
+# Every option the fragments ask for (the last one's word, as
+# merge_config.sh has it: rt.config's PREEMPT over guest.config's) must
+# have survived olddefconfig. An option the tree's Kconfig no longer
+# defines (SCHED_DEBUG, always on since 6.15) is said and passed over.
 symbols=$(grep -rhsE --include='Kconfig*' '^[[:space:]]*(menu)?config [A-Z0-9_]+' "$src" |
 	awk '{ print "CONFIG_" $2 }' | sort -u)
 for f in "${frag_paths[@]}"; do
 	sed -nE 's/^# (CONFIG_[A-Z0-9_]+) is not set$/\1=n/p; s/^(CONFIG_[A-Z0-9_]+=.*)$/\1/p' "$f" |
-	while IFS== read -r opt val; do
-		if ! grep -qxF "$opt" <<< "$symbols"; then
-			say "$(basename "$f"): $opt is not an option of $pkg $pkgver: passed over"
-			continue
-		fi
-		if [ "$val" = n ]; then
-			! grep -q "^$opt=" "$obj/.config"
-		else
-			grep -qxF "$opt=$val" "$obj/.config"
-		fi || die "$(basename "$f"): $opt=$val did not survive olddefconfig"
-	done
+		sed "s|\$| $(basename "$f")|"
+done | awk '{ split($1, kv, "="); last[kv[1]] = $0 } END { for (k in last) print last[k] }' |
+while read -r optval frag; do
+	opt=${optval%%=*} val=${optval#*=}
+	if ! grep -qxF "$opt" <<< "$symbols"; then
+		say "$frag: $opt is not an option of $pkg $pkgver: passed over"
+		continue
+	fi
+	if [ "$val" = n ]; then
+		! grep -q "^$opt=" "$obj/.config"
+	else
+		grep -qxF "$opt=$val" "$obj/.config"
+	fi || die "$frag: $opt=$val did not survive olddefconfig"
 done
 
 say "building $flavor kernel with -j$jobs (key $key)"
