@@ -318,14 +318,15 @@ static void probe_filter_state(const struct offsets *o, enum fs_ev ev,
 static void probe_filter(const struct offsets *o, const struct probe_def *d,
 			 char *buf, size_t len)
 {
-	size_t n;
+	char state[64];
 
-	probe_filter_state(o, d->ev, buf, len);
+	probe_filter_state(o, d->ev, state, sizeof(state));
 	if (!needs_pick(o, d))
-		return;
-	n = strlen(buf);
-	snprintf(buf + n, len - n, "%spick == %llu", n ? " && " : "",
-		 o->fair_pick);
+		snprintf(buf, len, "%s", state);
+	else if (state[0])
+		snprintf(buf, len, "(%s) && pick == %llu", state, o->fair_pick);
+	else
+		snprintf(buf, len, "pick == %llu", o->fair_pick);
 }
 
 /* The name of observation @ev's probe in our group. */
