@@ -10,6 +10,16 @@
 # from a copy: bash reads a script as it goes, and the checkout it comes
 # from may change while the campaign runs.
 dir=$(cd "$(dirname "$0")" && pwd)
+# On a stock kernel (no series' events) the two reports each scenario sets
+# aside as the stock defects the series fixes may also come between
+# scenarios (stock 7.3 prints the lag report about 10 s after boot): the
+# boot's own scan sets them aside too. Each scenario still checks its own
+# window, where only those two are set aside, the warning only with
+# dl_server_stop() in its trace.
+if [ ! -e /sys/kernel/tracing/events/sched/sched_dl_throttle ]; then
+	echo "sched: DL replenish lagged too much" >> /xfer/known-reports
+	echo "WARNING: .* at kernel/sched/deadline.c:[0-9]+ task_non_contending" >> /xfer/known-reports
+fi
 copy=$(mktemp /tmp/scenario.XXXXXX) || exit 1
 trap 'rm -f "$copy"' EXIT
 for seed in "$@"; do
