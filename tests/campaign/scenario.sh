@@ -623,7 +623,12 @@ for c in 1 2 3; do
 		if [ -n "${defect7[$c]:-}" ]; then
 			skip rt-total $c "$txt" "stock kernel: patch 7's defect, a fair task run outside the server, is in the wait"
 		else
-			t rt-total $c "$txt" upto "$top_wait" "$ptot" 5 5000000
+			# On the stock kernel the same defect in stints too
+			# short for the top task's waits to show (as served
+			# below): the fair tasks run outside the server are in
+			# the RT task's wait and not in RT preempted.
+			todo_if "${stock:+$STOCK_SERVED_WHY}" rt-total $c "$txt" \
+				upto "$top_wait" "$ptot" 5 5000000
 		fi
 	fi
 	t rt-total $c "RT preempted ${ptot:-none} <= the RT tasks' waits together $rt_wait_sum (+5% +5 ms)" \
