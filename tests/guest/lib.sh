@@ -90,6 +90,18 @@ known_report() {
 	echo "# known kernel report: '$1': $2"
 }
 
+# Stock 7.3 prints the lag report seconds after boot, before any test's
+# load: the late-deadline defect patch 6 fixes, which upstream still has
+# (kernel/UPSTREAM.md). Set aside there for every test; 6.12 keeps it
+# strict (a test there declares it where its own load explains it).
+if [ ! -e $T/events/sched/sched_dl_throttle ]; then
+	case $(uname -r) in
+	6.12.*) ;;
+	*) known_report "sched: DL replenish lagged too much" \
+		"stock $(uname -r | cut -d- -f1): the late-deadline defect patch 6 fixes" ;;
+	esac
+fi
+
 # fs_write CPU FILE VALUE: write a fair_server file; 0 or the error text.
 fs_write() {
 	local err
