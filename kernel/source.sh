@@ -68,7 +68,7 @@ want=
 [ "$line" = 6.12 ] && want=${FAIRSRV_KSRC_VERSION:-}
 if [ -z "$want" ] && [ "$line" = 7.3 ] && [ -z "$check" ] && [ -z "$(installed)" ] &&
    ! offered | grep -q .; then
-	[ "$(id -u)" = 0 ] || { say "$pkg is not installed; run 'make deps-7.3' as root"; exit 1; }
+	[ "$(id -u)" = 0 ] || { say "$pkg is not installed; run 'make check-7.3' (or kernel/source.sh 7.3) as root"; exit 1; }
 	add_backports
 fi
 if [ -z "$want" ]; then
