@@ -99,7 +99,10 @@ $(B)/bin/pingpong: tests/bench/pingpong.c
 	$(CC) $(ALL_CFLAGS) -pthread -o $@ $<
 
 # The tool's decoding against libtraceevent's, in the guest (test 06).
-DECODE_SRCS	:= rtla-fairsrv/trace.c rtla-fairsrv/probes.c rtla-fairsrv/msg.c rtla-fairsrv/output.c \
+# The session and every source (a new source-*.c is picked up here).
+SOURCE_SRCS	:= rtla-fairsrv/session.c rtla-fairsrv/sources.c rtla-fairsrv/ring.c \
+		   rtla-fairsrv/probes.c $(wildcard rtla-fairsrv/source-*.c)
+DECODE_SRCS	:= $(SOURCE_SRCS) rtla-fairsrv/msg.c rtla-fairsrv/output.c \
 		   rtla-fairsrv/system.c
 
 $(B)/bin/decode-check: tests/probe/decode-check.c $(DECODE_SRCS) $(LIB_SRCS) $(HDRS)
@@ -143,11 +146,14 @@ $(B)/fuzz/fuzz-values: tests/fuzz/fuzz-values.c lib/parse.c lib/text.c $(HDRS)
 	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< lib/parse.c lib/text.c
 
 # The option parser with its real error path (messages and the CPU count).
-FUZZ_ARGS_SRCS	:= rtla-fairsrv/cli.c rtla-fairsrv/msg.c rtla-fairsrv/system.c
+# --source's words come from the sources' table, which links them all in.
+FUZZ_ARGS_SRCS	:= rtla-fairsrv/cli.c rtla-fairsrv/msg.c rtla-fairsrv/system.c \
+		   $(SOURCE_SRCS)
 
 $(B)/fuzz/fuzz-args: tests/fuzz/fuzz-args.c $(FUZZ_ARGS_SRCS) $(LIB_SRCS) $(HDRS)
 	@mkdir -p $(@D)
-	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_ARGS_SRCS) $(LIB_SRCS)
+	$(CLANG) $(FUZZ_CFLAGS) $(TRACE_CFLAGS) -o $@ $< $(FUZZ_ARGS_SRCS) \
+		$(LIB_SRCS) $(TRACE_LIBS)
 
 fuzz: deps $(FUZZERS)
 	@for f in $(FUZZERS); do tests/fuzz/run $$f $(FUZZ_SECONDS) || exit 1; done

@@ -66,7 +66,7 @@ _Static_assert(FS_ST_NR * FS_ST_NR <= 64, "edges do not fit");
  * dl_server_start() comes before the start event and already has the
  * active flag, so it takes A->B itself.
  *
- * trace.c enables the events in the reverse of this order: of those
+ * ring.c enables the events in the reverse of this order: of those
  * enabled together, one that opens what others close (a starvation wait,
  * a switch) comes before them here.
  */

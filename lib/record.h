@@ -2,7 +2,7 @@
 /*
  * Decoding of one raw trace record into an fs_event, given where each
  * field lies. The layout is read from the events' formats by the tracefs
- * side (trace.c); this part is pure, and the records are in host byte
+ * side (ring.c); this part is pure, and the records are in host byte
  * order, as a local ring buffer's are.
  */
 #ifndef FAIRSRV_RECORD_H

@@ -79,15 +79,18 @@ static const char short_opts[] = ":c:d:DqT:a:t::e:b:E:H:h";
 void fs_usage(enum fs_mode mode, FILE *f)
 {
 	bool hist = mode == FS_MODE_HIST;
+	char names[128];
+
+	fs_source_names(names, sizeof(names), "|");
 
 	fprintf(f,
 		"usage: rtla fairsrv %s [-h] [-q] [-D] [-d s] [-c cpu-list] [-H cpu-list]\n"
 		"	[-T time] [-a time] [-t[file]] [--on-threshold action] [--on-end action]\n"
 		"	[-e sys[:event]] [--filter f] [--trigger t]\n"
 		"	[--trace-buffer-size kB] [--json] [--worst N] [--server-only]\n"
-		"	[--source auto|events|kprobe] [--prometheus file] [--openmetrics file]\n"
+		"	[--source %s] [--prometheus file] [--openmetrics file]\n"
 		"	[--version]%s\n\n",
-		hist ? "hist" : "top",
+		hist ? "hist" : "top", names,
 		hist ? "\n	[-b time] [-E N] [--no-header] [--no-summary] [--no-index] [--with-zeros]\n"
 		       "	[--what-if runtime/period[,...]] [--target-starvation time]" : "");
 	fprintf(f, "  %s\n\n",
@@ -117,15 +120,16 @@ void fs_usage(enum fs_mode mode, FILE *f)
 		"	     --worst N: list the N longest starvation episodes, with who\n"
 		"		waited and who held the CPU (--json: 10 by default)\n"
 		"	     --server-only: leave fair starvation out (the least overhead)\n"
-		"	     --source auto|events|kprobe: the kernel's fair server events\n"
-		"		(the series), or kprobes and the scheduler's events on a\n"
-		"		stock kernel (needs BTF); auto: events if the kernel has them\n"
+		"	     --source %s: where the server's events come\n"
+		"		from: the series' events, or kprobes and the scheduler's\n"
+		"		events on a stock kernel (needs BTF); auto: the cheapest\n"
+		"		this kernel serves\n"
 		"	     --prometheus file: write the figures as metrics to file\n"
 		"		every second and at the end (Prometheus' text format, as\n"
 		"		node_exporter's textfile collector reads it)\n"
 		"	     --openmetrics file: the same in OpenMetrics\n"
 		"	     --version: print the version\n",
-		FS_DEFAULT_TRACE_FILE);
+		FS_DEFAULT_TRACE_FILE, names);
 	if (hist)
 		fprintf(f,
 			"	  -b/--bucket-size time[ns|us|ms|s]: histogram bucket (default 10ms)\n"
@@ -322,7 +326,7 @@ static int defaults(struct fs_params *p, enum fs_mode mode)
 int fs_parse_args(int argc, char **argv, enum fs_mode mode,
 		  struct fs_params *p)
 {
-	char err[FS_ERRLEN], opt[64];
+	char err[FS_ERRLEN], opt[64], names[128];
 	int c, idx;
 	long nr;
 
@@ -429,17 +433,13 @@ int fs_parse_args(int argc, char **argv, enum fs_mode mode,
 			p->server_only = true;
 			break;
 		case OPT_SOURCE:
-			if (!strcmp(optarg, "auto"))
-				p->source = FS_SOURCE_AUTO;
-			else if (!strcmp(optarg, "events"))
-				p->source = FS_SOURCE_EVENTS;
-			else if (!strcmp(optarg, "kprobe"))
-				p->source = FS_SOURCE_KPROBE;
-			else {
-				bad(p, "invalid --source '%s': auto, events or kprobe",
-				    optarg);
+			if (!fs_source_exists(optarg)) {
+				fs_source_names(names, sizeof(names), ", ");
+				bad(p, "invalid --source '%s': one of %s",
+				    optarg, names);
 				goto fail;
 			}
+			p->source = strcmp(optarg, "auto") ? optarg : NULL;
 			break;
 		case OPT_WHAT_IF:
 			if (fs_parse_settings(optarg, p->what_if,

@@ -3,9 +3,10 @@
  * rtla fairsrv: shared declarations of the command. The pure logic (the
  * models, histograms, parsers) lives in lib/; this directory does the I/O.
  * It flows one way: cli.c parses the options, run.c drives the phases,
- * trace.c reads tracefs and hands decoded events to run.c, which feeds the
- * models and runs the threshold actions (actions.c), and top.c,
- * histogram.c and json.c render a read-only report.
+ * session.c opens a source of events (source.h) that hands decoded events
+ * to run.c, which feeds the models and runs the threshold actions
+ * (actions.c), and top.c, histogram.c and json.c render a read-only
+ * report.
  */
 #ifndef FAIRSRV_H
 #define FAIRSRV_H
@@ -33,13 +34,6 @@ struct fs_extra_event {
 	char *name;		/* NULL: all events of the system */
 	const char *filter;
 	const char *trigger;
-};
-
-/* Where the fair server's events come from (--source). */
-enum fs_source {
-	FS_SOURCE_AUTO,		/* events if the kernel has them, else kprobe */
-	FS_SOURCE_EVENTS,	/* the series' trace events */
-	FS_SOURCE_KPROBE,	/* kprobes and sched_* events (derive.h) */
 };
 
 /* The format of the metrics file (--prometheus, --openmetrics). */
@@ -71,7 +65,7 @@ struct fs_params {
 	uint64_t buffer_kb;		/* 0: kernel default */
 	unsigned int worst;		/* --worst: episodes to list */
 	bool server_only;		/* --server-only: no starvation events */
-	enum fs_source source;		/* --source */
+	const char *source;		/* --source; NULL: auto */
 	const char *metrics_file;	/* --prometheus, --openmetrics */
 	enum fs_metrics_format metrics_format;
 	/* hist: the what-if replay and the advice (whatif.h) */
@@ -124,7 +118,7 @@ uint64_t fs_system_tick_ns(uint64_t ns0, uint64_t j0, uint64_t ns1,
 int fs_system_runnable(int (*fn)(void *ctx, int cpu, const struct fs_task *t),
 		       void *ctx);
 
-/* trace.c: the tracefs session, a source of decoded events. */
+/* session.c: the trace session and its source of decoded events. */
 struct fs_trace;
 
 /* Receives each decoded event, in the order of each buffer; 0 or -1. */
@@ -132,18 +126,23 @@ typedef int (*fs_sink_fn)(void *ctx, const struct fs_event *ev);
 
 /* What the session could enable. */
 struct fs_trace_caps {
-	enum fs_source source;	/* the one chosen: events or kprobe */
+	const char *source;	/* the name of the one chosen */
+	/* What it does not show, in one line; NULL: it shows all. */
+	const char *note;
+	bool derived;		/* derive.h turns its observations into events */
 	bool starvation;	/* fair starvation is measured */
+	const char *starve_absent;	/* why not, when it is not */
 	bool hotplug;		/* cpuhp_enter */
 	bool params;		/* parameter writes are seen */
 	bool rt_wait;		/* RT preemption is what RT tasks waited */
 	bool load;		/* the scheduler's events, for --what-if */
 };
 
-/* The name of a source, for output. */
-const char *fs_source_name(enum fs_source s);
+/* sources.c: --source's words ("auto" and each source's name). */
+bool fs_source_exists(const char *name);
+void fs_source_names(char *buf, size_t len, const char *sep);
 
-/* probes.c: the kprobes of the stock-kernel source. */
+/* probes.c: the kprobes of the kprobe source. */
 struct fs_layout;
 struct fs_probes;
 struct fs_probes *fs_probes_create(struct fs_layout *l);
@@ -168,12 +167,6 @@ int fs_trace_save(struct fs_trace *t, const char *file);
 int fs_trace_record(struct fs_trace *t, bool on);
 void fs_trace_close(struct fs_trace *t);
 void fs_trace_cleanup_stale(void);
-
-/* The parts a decoding check shares with the session (tests/probe). */
-struct tep_event;
-struct fs_layout;
-int fs_trace_layout_event(struct fs_layout *l, enum fs_ev i,
-			  struct tep_event *ev);
 
 /* A read-only view of a run, for the renderers. */
 struct fs_report {

@@ -334,7 +334,7 @@ int fs_json_print(const struct fs_report *r, FILE *f)
 	num(f, true, "start_ns", r->start_ns);
 	num(f, true, "duration_ns", r->elapsed_ns);
 	num(f, true, "events", r->events);
-	fprintf(f, ",\"source\":\"%s\"", fs_source_name(r->caps->source));
+	fprintf(f, ",\"source\":\"%s\"", r->caps->source);
 	fprintf(f, ",\"lost\":%lld,\"lost_unknown\":%s", r->lost,
 		r->lost_unknown ? "true" : "false");
 	num(f, true, "late", r->late);

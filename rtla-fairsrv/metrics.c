@@ -205,7 +205,7 @@ static void run_figures(FILE *f, const struct fs_report *r)
 	family(f, r, "info", "gauge",
 	       "Always 1: the collector's version, its source of events, and whether RT preemption is what RT tasks waited (rt_wait) or the time the server ran (an upper bound).");
 	fprintf(f, PREFIX "info{version=\"%s\",source=\"%s\",rt_preemption=\"%s\"} 1\n",
-		FS_VERSION, fs_source_name(r->caps->source),
+		FS_VERSION, r->caps->source,
 		r->caps->rt_wait ? "rt_wait" : "upper_bound");
 	family(f, r, "start_time_seconds", "gauge",
 	       "When the collector began to measure, in seconds since the epoch: a new value is a restart, after which the counters start again from 0.");

@@ -44,9 +44,7 @@ const char *fs_starvation_absent(const struct fs_report *r)
 		return NULL;
 	if (r->p->server_only)
 		return "--server-only";
-	if (r->caps->source == FS_SOURCE_KPROBE)
-		return "the kernel has no sched_switch, sched_wakeup or sched_migrate_task";
-	return "the kernel has no sched_fair_starve_* events";
+	return r->caps->starve_absent;
 }
 
 /*
@@ -55,20 +53,5 @@ const char *fs_starvation_absent(const struct fs_report *r)
  */
 const char *fs_source_note(const struct fs_report *r)
 {
-	if (r->caps->params)
-		return NULL;
-	return "kprobes on a kernel without the series: parameter writes (params, refused) are not seen";
-}
-
-/* The name of a source, for output. */
-const char *fs_source_name(enum fs_source s)
-{
-	switch (s) {
-	case FS_SOURCE_EVENTS:
-		return "events";
-	case FS_SOURCE_KPROBE:
-		return "kprobe";
-	default:
-		return "auto";
-	}
+	return r->caps->note;
 }

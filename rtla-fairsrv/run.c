@@ -39,7 +39,7 @@ struct run {
 	struct fs_trace_caps caps;
 	struct fs_cpu *cpus;		/* indexed by CPU number, nr_cpus */
 	struct fs_order order;		/* events not yet fed, by timestamp */
-	struct fs_derive derive;	/* the kprobe source's observations */
+	struct fs_derive derive;	/* a derived source's observations */
 	bool derived;
 	struct fs_tasks tasks;		/* the waits of each fair task */
 	struct fs_loads loads;		/* --what-if: each CPU's load */
@@ -524,7 +524,7 @@ static struct fs_trace *init(const struct fs_params *p, struct run *run)
 	t = fs_trace_open(p, &run->caps);
 	for (cpu = 0; t && cpu < p->nr_cpus; cpu++)
 		run->cpus[cpu].srv.rt_wait_known = run->caps.rt_wait;
-	if (t && run->caps.source == FS_SOURCE_KPROBE) {
+	if (t && run->caps.derived) {
 		if (fs_derive_init(&run->derive, p->nr_cpus)) {
 			fs_err("out of memory");
 			fs_trace_close(t);

@@ -38,7 +38,7 @@ done <<'LIST'
  fairsrv top -c a | expected a number, found 'a'
  fairsrv top -c -1 | expected a number, found '-'
  fairsrv top -c , | empty element
- fairsrv hist --source bogus | invalid --source 'bogus': auto, events or kprobe
+ fairsrv hist --source bogus | invalid --source 'bogus': one of auto, events, kprobe
  fairsrv top -e sched --source | option '--source' needs a value
  fairsrv top -d 0 | invalid duration '0': must be greater than 0
  fairsrv top -d -5 | invalid duration '-5': must be positive

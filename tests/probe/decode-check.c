@@ -29,6 +29,7 @@
 
 #include "fairsrv.h"
 #include "record.h"
+#include "ring.h"
 
 #define MAX_REPORTS	10	/* mismatches printed in full */
 
@@ -259,7 +260,7 @@ static int setup(struct check *c)
 				sys, name);
 			return -1;
 		}
-		if (fs_trace_layout_event(&c->layout, i, c->events[i]))
+		if (fs_ring_layout_event(&c->layout, i, c->events[i]))
 			return -1;
 	}
 	return 0;

@@ -30,7 +30,7 @@ static int setup(struct fixture *x, enum fs_metrics_format fmt)
 	fs_cpuset_set(&x->p.cpus, 2);
 	x->p.metrics_file = "unused";
 	x->p.metrics_format = fmt;
-	x->caps.source = FS_SOURCE_EVENTS;
+	x->caps.source = "events";
 	x->caps.starvation = true;
 	x->caps.rt_wait = true;
 	for (cpu = 0; cpu < 4; cpu++)

@@ -18,7 +18,7 @@ enum {
 	REC_SIZE = 56, ID_BOOST = 1234, ID_PARAMS = 1240,
 };
 
-/* A layout with boost and params resolved, as trace.c would. */
+/* A layout with boost and params resolved, as ring.c would. */
 static void layout(struct fs_layout *l)
 {
 	struct fs_fields *b = &l->ev[FS_EV_BOOST], *p = &l->ev[FS_EV_PARAMS];
@@ -166,7 +166,7 @@ enum {
 	H_CPU = 8, H_TARGET = 12, H_SIZE = 32, ID_HOTPLUG = 77,
 };
 
-/* The starvation and hotplug events resolved, as trace.c would. */
+/* The starvation and hotplug events resolved, as ring.c would. */
 static void starve_layout(struct fs_layout *l)
 {
 	struct fs_fields *w = &l->ev[FS_EV_WAIT], *h = &l->ev[FS_EV_HOTPLUG];

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kprobe source, for kernels without our series: kprobes on the fair
+ * server's functions (probes.c) and the scheduler's own events, read
+ * through a tracefs ring. Its events are observations that derive.h turns
+ * into the server's transitions and fair starvation. It does not see
+ * parameter writes, and a kretprobe costs several times an event.
+ */
+#include <stdlib.h>
+
+#include "ring.h"
+
+static const struct fs_ring_desc kprobe_desc = {
+	.server_missing = "the kernel refused the fair server's probes (%s)",
+	.starve_events = "sched_switch, sched_wakeup or sched_migrate_task",
+	.starve_absent = "the kernel has no sched_switch, sched_wakeup or sched_migrate_task",
+	.derived = true,
+};
+
+struct kprobe_source {
+	struct fs_ring *ring;
+	struct fs_probes *probes;
+};
+
+/* Any kernel with a fair server may be probed: open() says why not. */
+static bool kprobe_usable(void)
+{
+	return true;
+}
+
+/* Remove the ring, then the probes: only once no instance uses them. */
+static void kprobe_close(struct fs_source *s)
+{
+	struct kprobe_source *k = (struct kprobe_source *)s;
+
+	if (!k)
+		return;
+	fs_ring_free(k->ring);
+	fs_probes_destroy(k->probes);
+	free(k);
+}
+
+/* Make the probes and put them in a ring, with the scheduler's events. */
+static struct fs_source *kprobe_open(const struct fs_params *p,
+				     struct fs_trace_caps *caps)
+{
+	struct kprobe_source *k = calloc(1, sizeof(*k));
+	int i;
+
+	if (!k) {
+		fs_err("out of memory");
+		return NULL;
+	}
+	k->ring = fs_ring_alloc(p, &kprobe_desc);
+	if (!k->ring)
+		goto fail;
+	k->probes = fs_probes_create(fs_ring_layout(k->ring));
+	if (!k->probes)
+		goto fail;
+	for (i = 0; i < FS_EV_NR; i++) {
+		const char *system, *name = "", *filter = NULL;
+
+		switch (fs_events[i].kind) {
+		case FS_KIND_PROBE:
+			system = fs_probes_event(k->probes, i, &name, &filter);
+			fs_ring_add(k->ring, i, system, name, filter,
+				    FS_RING_SERVER);
+			break;
+		case FS_KIND_SCHED:
+			/* Fair starvation, derived from the scheduler's. */
+			fs_ring_add_std(k->ring, i, FS_RING_STARVATION);
+			break;
+		case FS_KIND_HOTPLUG:
+			fs_ring_add_std(k->ring, i, FS_RING_HOTPLUG);
+			break;
+		default:
+			break;
+		}
+	}
+	caps->params = false;
+	caps->note = "kprobes on a kernel without the series: parameter writes (params, refused) are not seen";
+	if (fs_ring_open(k->ring, caps))
+		goto fail;
+	return (struct fs_source *)k;
+fail:
+	kprobe_close((struct fs_source *)k);
+	return NULL;
+}
+
+/* Turn the probes and events on, in our instance and the -t one. */
+static int kprobe_start(struct fs_source *s, struct tracefs_instance *rec,
+			uint64_t *on, uint64_t *all)
+{
+	return fs_ring_start(((struct kprobe_source *)s)->ring, rec, on, all);
+}
+
+/* Decode what the ring holds. */
+static int kprobe_collect(struct fs_source *s, fs_sink_fn sink, void *ctx)
+{
+	return fs_ring_collect(((struct kprobe_source *)s)->ring, sink, ctx);
+}
+
+/* Stop the ring. */
+static int kprobe_stop(struct fs_source *s)
+{
+	return fs_ring_stop(((struct kprobe_source *)s)->ring);
+}
+
+/* The ring's overwritten and dropped events. */
+static long long kprobe_overrun(struct fs_source *s)
+{
+	return fs_ring_overrun(((struct kprobe_source *)s)->ring);
+}
+
+/* Probe hits the kernel missed, from kprobe_profile. */
+static long long kprobe_missed(struct fs_source *s)
+{
+	return fs_probes_missed(((struct kprobe_source *)s)->probes);
+}
+
+const struct fs_source_ops fs_source_kprobe = {
+	.name = "kprobe",
+	.usable = kprobe_usable,
+	.open = kprobe_open,
+	.start = kprobe_start,
+	.collect = kprobe_collect,
+	.stop = kprobe_stop,
+	.overrun = kprobe_overrun,
+	.missed = kprobe_missed,
+	.close = kprobe_close,
+	.cleanup_stale = fs_probes_cleanup_stale,
+};
