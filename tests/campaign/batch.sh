@@ -16,9 +16,10 @@ dir=$(cd "$(dirname "$0")" && pwd)
 # boot's own scan sets them aside too. Each scenario still checks its own
 # window, where only those two are set aside, the warning only with
 # dl_server_stop() in its trace.
-if [ ! -e /sys/kernel/tracing/events/sched/sched_dl_throttle ]; then
-	echo "sched: DL replenish lagged too much" >> /xfer/known-reports
-	echo "WARNING: .* at kernel/sched/deadline.c:[0-9]+ task_non_contending" >> /xfer/known-reports
+. "$dir/../guest/lib.sh"
+if stock_kernel; then
+	known_report "$STOCK_LAG_REPORT" "stock kernel: $STOCK_LAG_WHY"
+	known_report "$STOCK_BW_REPORT" "stock kernel: $STOCK_BW_WHY"
 fi
 copy=$(mktemp /tmp/scenario.XXXXXX) || exit 1
 trap 'rm -f "$copy"' EXIT

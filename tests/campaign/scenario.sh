@@ -341,7 +341,7 @@ skip() {
 }
 # The stock kernel: no server events (the tool reads kprobes).
 stock=
-[ -e /sys/kernel/tracing/events/sched/sched_dl_throttle ] || stock=1
+stock_kernel && stock=1
 
 # ---- Run ---------------------------------------------------------------
 # The kernel's log so far: what the scenario adds is checked at the end.

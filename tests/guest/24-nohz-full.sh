@@ -35,7 +35,7 @@ median=$(sed -n 's/^gap start_ns=.*len_ns=\([0-9]*\).*/\1/p' /tmp/nohz.rt |
 # next the fair task 0.00%, and 7.3 with patch 5 96.6% / 3.4%. There every
 # check of the server's timing is a TODO.
 upstream=
-if [ ! -d $T/events/sched/sched_dl_server_boost ]; then
+if stock_kernel; then
 	case $(uname -r) in
 	6.12.*) ;;
 	*) upstream="stock $(uname -r | cut -d- -f1) has the defect patch 5 fixes: no tick for the server on a nohz_full CPU" ;;
@@ -59,14 +59,14 @@ fi
 # Where exactly one stint ran over, its checks are TODOs; more than one
 # is not that defect and fails.
 why=$upstream
-if [ -d $T/events/sched/sched_dl_server_boost ] && [ "$long" = 1 ]; then
+if ! stock_kernel && [ "$long" = 1 ]; then
 	why="one stint in a few runs runs on past its throttle on a nohz_full CPU (cause not found)"
 fi
 # The stock kernel has the defect patch 7 fixes: a fair task can run on
 # for a server that its pick throttled, until an unrelated wake-up (seen
 # there: 104 ms, stints of 60 ms on average).
 stock=
-[ ! -d $T/events/sched/sched_dl_server_boost ] && stock=1
+stock_kernel && stock=1
 # verdict DESCRIPTION COMMAND...: a timing check, a TODO under the known
 # defect above, or on the stock kernel a skip when patch 7's defect shows.
 verdict() {

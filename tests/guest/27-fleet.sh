@@ -15,15 +15,13 @@
 # On the stock kernel the service takes the kprobe source (--source auto).
 # stock: yes
 . "$(dirname "$0")/lib.sh"
-if [ ! -d $T/events/sched/sched_dl_server_boost ]; then
+if stock_kernel; then
 	# Seen once at Prometheus' start, which idles and wakes CPUs 2-3.
-	known_report "sched: DL replenish lagged too much" \
-		"the stock kernel's late-deadline defect that patch 6 fixes (kernel/UPSTREAM.md)"
+	known_report "$STOCK_LAG_REPORT" "stock kernel: $STOCK_LAG_WHY"
 	# The server's settings are written twice (20/100 ms, then back to
 	# the default): a write on a CPU with no fair task queued leaves the
 	# server stopped, and the next one stops it again.
-	known_report "WARNING: .* at kernel/sched/deadline.c:265 task_non_contending" \
-		"running_bw underflow from a second dl_server_stop() at a parameter write, the stock defect patch 2 fixes"
+	known_report "$STOCK_BW_REPORT" "stock kernel, at a parameter write: $STOCK_BW_WHY"
 fi
 dir=/tmp/fleet
 rm -rf $dir && mkdir -p $dir || exit 1
