@@ -124,7 +124,7 @@ struct fs_trace;
 /* Receives each decoded event, in the order of each buffer; 0 or -1. */
 typedef int (*fs_sink_fn)(void *ctx, const struct fs_event *ev);
 
-/* What the session could enable. */
+/* What the chosen source can show, as its open() found the kernel. */
 struct fs_trace_caps {
 	const char *source;	/* the name of the one chosen */
 	/* What it does not show, in one line; NULL: it shows all. */
