@@ -461,8 +461,8 @@ static int set_up(struct fs_ring *r, struct tracefs_instance *inst,
  * starvation events first, and the -t instance its own after it (its
  * trace may lack that report).
  */
-int fs_ring_start(struct fs_ring *r, struct tracefs_instance *rec,
-		  uint64_t *on, uint64_t *all)
+static int fs_ring_start(struct fs_ring *r, struct tracefs_instance *rec,
+			 uint64_t *on, uint64_t *all)
 {
 	if (rec && set_up(r, rec, STAGE_UNKEPT, NULL, NULL))
 		return -1;
@@ -526,7 +526,7 @@ static int read_subbuf(struct fs_ring *r, int cpu, fs_sink_fn sink,
 }
 
 /* Hand what the buffers hold now to @sink. */
-int fs_ring_collect(struct fs_ring *r, fs_sink_fn sink, void *ctx)
+static int fs_ring_collect(struct fs_ring *r, fs_sink_fn sink, void *ctx)
 {
 	int cpu, n;
 
@@ -544,7 +544,7 @@ int fs_ring_collect(struct fs_ring *r, fs_sink_fn sink, void *ctx)
 }
 
 /* Events overwritten or dropped, from the buffers' counters. */
-long long fs_ring_overrun(struct fs_ring *r)
+static long long fs_ring_overrun(struct fs_ring *r)
 {
 	long long overrun = 0;
 	char file[64];
@@ -566,7 +566,7 @@ long long fs_ring_overrun(struct fs_ring *r)
 }
 
 /* Stop recording in our instance. */
-int fs_ring_stop(struct fs_ring *r)
+static int fs_ring_stop(struct fs_ring *r)
 {
 	if (tracefs_trace_off(r->inst)) {
 		fs_err("cannot stop tracing in %s", r->name);
@@ -593,4 +593,35 @@ void fs_ring_free(struct fs_ring *r)
 	free(r->page);
 	fs_session_drop(r->inst);
 	free(r);
+}
+
+/* The ring of a source whose state begins with a struct fs_ring_source. */
+static struct fs_ring *ring_of(struct fs_source *s)
+{
+	return ((struct fs_ring_source *)s)->ring;
+}
+
+/* start: the ring, with the -t instance. */
+int fs_ring_source_start(struct fs_source *s, struct tracefs_instance *rec,
+			 uint64_t *on, uint64_t *all)
+{
+	return fs_ring_start(ring_of(s), rec, on, all);
+}
+
+/* collect: what the ring holds. */
+int fs_ring_source_collect(struct fs_source *s, fs_sink_fn sink, void *ctx)
+{
+	return fs_ring_collect(ring_of(s), sink, ctx);
+}
+
+/* stop: the ring. */
+int fs_ring_source_stop(struct fs_source *s)
+{
+	return fs_ring_stop(ring_of(s));
+}
+
+/* overrun: the ring's overwritten and dropped events. */
+long long fs_ring_source_overrun(struct fs_source *s)
+{
+	return fs_ring_overrun(ring_of(s));
 }

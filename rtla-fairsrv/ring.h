@@ -50,12 +50,22 @@ void fs_ring_add_std(struct fs_ring *r, enum fs_ev i,
 struct fs_layout *fs_ring_layout(struct fs_ring *r);
 /* Parse the events' formats, fill @caps, open the instance's readers. */
 int fs_ring_open(struct fs_ring *r, struct fs_trace_caps *caps);
-int fs_ring_start(struct fs_ring *r, struct tracefs_instance *rec,
-		  uint64_t *on, uint64_t *all);
-int fs_ring_collect(struct fs_ring *r, fs_sink_fn sink, void *ctx);
-int fs_ring_stop(struct fs_ring *r);
-long long fs_ring_overrun(struct fs_ring *r);
 void fs_ring_free(struct fs_ring *r);
+
+/*
+ * What a source read through a ring shares with the others: its state
+ * begins with a struct fs_ring_source, and these serve as its start,
+ * collect, stop and overrun ops.
+ */
+struct fs_ring_source {
+	struct fs_ring *ring;
+};
+
+int fs_ring_source_start(struct fs_source *s, struct tracefs_instance *rec,
+			 uint64_t *on, uint64_t *all);
+int fs_ring_source_collect(struct fs_source *s, fs_sink_fn sink, void *ctx);
+int fs_ring_source_stop(struct fs_source *s);
+long long fs_ring_source_overrun(struct fs_source *s);
 
 /* Add event @i to @l from its parsed format (shared with tests/probe). */
 struct tep_event;

@@ -18,7 +18,7 @@ static const struct fs_ring_desc kprobe_desc = {
 };
 
 struct kprobe_source {
-	struct fs_ring *ring;
+	struct fs_ring_source rs;	/* first: the ring's ops read it */
 	struct fs_probes *probes;
 };
 
@@ -35,7 +35,7 @@ static void kprobe_close(struct fs_source *s)
 
 	if (!k)
 		return;
-	fs_ring_free(k->ring);
+	fs_ring_free(k->rs.ring);
 	fs_probes_destroy(k->probes);
 	free(k);
 }
@@ -51,10 +51,10 @@ static struct fs_source *kprobe_open(const struct fs_params *p,
 		fs_err("out of memory");
 		return NULL;
 	}
-	k->ring = fs_ring_alloc(p, &kprobe_desc);
-	if (!k->ring)
+	k->rs.ring = fs_ring_alloc(p, &kprobe_desc);
+	if (!k->rs.ring)
 		goto fail;
-	k->probes = fs_probes_create(fs_ring_layout(k->ring));
+	k->probes = fs_probes_create(fs_ring_layout(k->rs.ring));
 	if (!k->probes)
 		goto fail;
 	for (i = 0; i < FS_EV_NR; i++) {
@@ -63,15 +63,15 @@ static struct fs_source *kprobe_open(const struct fs_params *p,
 		switch (fs_events[i].kind) {
 		case FS_KIND_PROBE:
 			system = fs_probes_event(k->probes, i, &name, &filter);
-			fs_ring_add(k->ring, i, system, name, filter,
+			fs_ring_add(k->rs.ring, i, system, name, filter,
 				    FS_RING_SERVER);
 			break;
 		case FS_KIND_SCHED:
 			/* Fair starvation, derived from the scheduler's. */
-			fs_ring_add_std(k->ring, i, FS_RING_STARVATION);
+			fs_ring_add_std(k->rs.ring, i, FS_RING_STARVATION);
 			break;
 		case FS_KIND_HOTPLUG:
-			fs_ring_add_std(k->ring, i, FS_RING_HOTPLUG);
+			fs_ring_add_std(k->rs.ring, i, FS_RING_HOTPLUG);
 			break;
 		default:
 			break;
@@ -79,37 +79,12 @@ static struct fs_source *kprobe_open(const struct fs_params *p,
 	}
 	caps->params = false;
 	caps->note = "kprobes on a kernel without the series: parameter writes (params, refused) are not seen";
-	if (fs_ring_open(k->ring, caps))
+	if (fs_ring_open(k->rs.ring, caps))
 		goto fail;
 	return (struct fs_source *)k;
 fail:
 	kprobe_close((struct fs_source *)k);
 	return NULL;
-}
-
-/* Turn the probes and events on, in our instance and the -t one. */
-static int kprobe_start(struct fs_source *s, struct tracefs_instance *rec,
-			uint64_t *on, uint64_t *all)
-{
-	return fs_ring_start(((struct kprobe_source *)s)->ring, rec, on, all);
-}
-
-/* Decode what the ring holds. */
-static int kprobe_collect(struct fs_source *s, fs_sink_fn sink, void *ctx)
-{
-	return fs_ring_collect(((struct kprobe_source *)s)->ring, sink, ctx);
-}
-
-/* Stop the ring. */
-static int kprobe_stop(struct fs_source *s)
-{
-	return fs_ring_stop(((struct kprobe_source *)s)->ring);
-}
-
-/* The ring's overwritten and dropped events. */
-static long long kprobe_overrun(struct fs_source *s)
-{
-	return fs_ring_overrun(((struct kprobe_source *)s)->ring);
 }
 
 /* Probe hits the kernel missed, from kprobe_profile. */
@@ -122,10 +97,10 @@ const struct fs_source_ops fs_source_kprobe = {
 	.name = "kprobe",
 	.usable = kprobe_usable,
 	.open = kprobe_open,
-	.start = kprobe_start,
-	.collect = kprobe_collect,
-	.stop = kprobe_stop,
-	.overrun = kprobe_overrun,
+	.start = fs_ring_source_start,
+	.collect = fs_ring_source_collect,
+	.stop = fs_ring_source_stop,
+	.overrun = fs_ring_source_overrun,
 	.missed = kprobe_missed,
 	.close = kprobe_close,
 	.cleanup_stale = fs_probes_cleanup_stale,
