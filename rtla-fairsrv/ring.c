@@ -595,6 +595,33 @@ void fs_ring_free(struct fs_ring *r)
 	free(r);
 }
 
+/* A source's state of @size bytes, which begins with its ring. */
+void *fs_ring_source_alloc(size_t size, const struct fs_params *p,
+			   const struct fs_ring_desc *desc)
+{
+	struct fs_ring_source *rs = calloc(1, size);
+
+	if (!rs) {
+		fs_err("out of memory");
+		return NULL;
+	}
+	rs->ring = fs_ring_alloc(p, desc);
+	if (!rs->ring) {
+		free(rs);
+		return NULL;
+	}
+	return rs;
+}
+
+/* Free the ring and the state fs_ring_source_alloc() made. */
+void fs_ring_source_free(struct fs_ring_source *rs)
+{
+	if (!rs)
+		return;
+	fs_ring_free(rs->ring);
+	free(rs);
+}
+
 /* The ring of a source whose state begins with a struct fs_ring_source. */
 static struct fs_ring *ring_of(struct fs_source *s)
 {

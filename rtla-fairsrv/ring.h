@@ -61,6 +61,11 @@ struct fs_ring_source {
 	struct fs_ring *ring;
 };
 
+/* A source's state of @size bytes with its ring; NULL after an error line. */
+void *fs_ring_source_alloc(size_t size, const struct fs_params *p,
+			   const struct fs_ring_desc *desc);
+/* Free what fs_ring_source_alloc() made; NULL is nothing. */
+void fs_ring_source_free(struct fs_ring_source *rs);
 int fs_ring_source_start(struct fs_source *s, struct tracefs_instance *rec,
 			 uint64_t *on, uint64_t *all);
 int fs_ring_source_collect(struct fs_source *s, fs_sink_fn sink, void *ctx);

@@ -5,8 +5,6 @@
  * writes), read through a tracefs ring. The cheapest source, and the only
  * one that sees parameter writes.
  */
-#include <stdlib.h>
-
 #include <tracefs.h>
 
 #include "ring.h"
@@ -30,28 +28,19 @@ static bool events_usable(void)
 /* Remove the ring. */
 static void events_close(struct fs_source *s)
 {
-	struct fs_ring_source *rs = (struct fs_ring_source *)s;
-
-	if (!rs)
-		return;
-	fs_ring_free(rs->ring);
-	free(rs);
+	fs_ring_source_free((struct fs_ring_source *)s);
 }
 
 /* Put the series' events in a ring; the scheduler's for --what-if. */
 static struct fs_source *events_open(const struct fs_params *p,
 				     struct fs_trace_caps *caps)
 {
-	struct fs_ring_source *rs = calloc(1, sizeof(*rs));
+	struct fs_ring_source *rs = fs_ring_source_alloc(sizeof(*rs), p,
+							 &events_desc);
 	int i;
 
-	if (!rs) {
-		fs_err("out of memory");
+	if (!rs)
 		return NULL;
-	}
-	rs->ring = fs_ring_alloc(p, &events_desc);
-	if (!rs->ring)
-		goto fail;
 	for (i = 0; i < FS_EV_NR; i++) {
 		switch (fs_events[i].kind) {
 		case FS_KIND_SERVER:

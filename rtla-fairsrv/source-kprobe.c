@@ -6,8 +6,6 @@
  * into the server's transitions and fair starvation. It does not see
  * parameter writes, and a kretprobe costs several times an event.
  */
-#include <stdlib.h>
-
 #include "ring.h"
 
 static const struct fs_ring_desc kprobe_desc = {
@@ -32,28 +30,25 @@ static bool kprobe_usable(void)
 static void kprobe_close(struct fs_source *s)
 {
 	struct kprobe_source *k = (struct kprobe_source *)s;
+	struct fs_probes *probes;
 
 	if (!k)
 		return;
-	fs_ring_free(k->rs.ring);
-	fs_probes_destroy(k->probes);
-	free(k);
+	probes = k->probes;
+	fs_ring_source_free(&k->rs);
+	fs_probes_destroy(probes);
 }
 
 /* Make the probes and put them in a ring, with the scheduler's events. */
 static struct fs_source *kprobe_open(const struct fs_params *p,
 				     struct fs_trace_caps *caps)
 {
-	struct kprobe_source *k = calloc(1, sizeof(*k));
+	struct kprobe_source *k = fs_ring_source_alloc(sizeof(*k), p,
+						       &kprobe_desc);
 	int i;
 
-	if (!k) {
-		fs_err("out of memory");
+	if (!k)
 		return NULL;
-	}
-	k->rs.ring = fs_ring_alloc(p, &kprobe_desc);
-	if (!k->rs.ring)
-		goto fail;
 	k->probes = fs_probes_create(fs_ring_layout(k->rs.ring));
 	if (!k->probes)
 		goto fail;
