@@ -147,7 +147,11 @@ rtla fairsrv hist -c 1-3 -H 0 --source kprobe --json > /tmp/off.json 2> /tmp/off
 tool=$!
 collecting $tool
 hog 2 4
-sleep 1
+# At the default 50 ms / 1 s the server serves the fair task from about
+# 0.95 s to 1 s into the hog, then it waits until about 1.95 s: offline
+# in the middle of that wait, where one is open for sure (at 1 s, the
+# offline once came while the fair task was being served).
+sleep 1.5
 echo 0 > /sys/devices/system/cpu/cpu2/online
 sleep 1
 echo 1 > /sys/devices/system/cpu/cpu2/online
