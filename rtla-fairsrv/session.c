@@ -110,16 +110,32 @@ void fs_trace_cleanup_stale(void)
 			fs_sources[i]->cleanup_stale();
 }
 
-/* The source --source names, or auto's: the first the kernel serves. */
-static const struct fs_source_ops *choose_source(const char *name)
+/*
+ * Open the source --source names, or auto's: the first the kernel serves,
+ * or the next after one that says it may fail quietly and did. NULL after
+ * one error line.
+ */
+static struct fs_source *open_source(struct fs_trace *t,
+				     struct fs_trace_caps *caps)
 {
+	const char *name = t->p->source;
 	int i;
 
 	for (i = 0; fs_sources[i]; i++) {
-		if (name ? !strcmp(name, fs_sources[i]->name) :
-			   fs_sources[i]->usable())
-			return fs_sources[i];
+		const struct fs_source_ops *ops = fs_sources[i];
+
+		if (name ? strcmp(name, ops->name) : !ops->usable())
+			continue;
+		memset(caps, 0, sizeof(*caps));
+		caps->source = ops->name;
+		t->ops = ops;
+		t->src = ops->open(t->p, caps);
+		if (t->src || name || !ops->fallback)
+			return t->src;
+		fs_debug("source %s cannot read this kernel: trying the next",
+			 ops->name);
 	}
+	t->ops = NULL;
 	fs_err("no source of events can read this kernel's fair server");
 	return NULL;
 }
@@ -141,13 +157,7 @@ struct fs_trace *fs_trace_open(const struct fs_params *p,
 		return NULL;
 	}
 	t->p = p;
-	memset(caps, 0, sizeof(*caps));
-	t->ops = choose_source(p->source);
-	if (!t->ops)
-		goto fail;
-	caps->source = t->ops->name;
-	t->src = t->ops->open(p, caps);
-	if (!t->src)
+	if (!open_source(t, caps))
 		goto fail;
 	if (p->record) {
 		t->rec = fs_session_instance("trace_", name, sizeof(name));

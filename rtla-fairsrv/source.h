@@ -27,6 +27,11 @@ struct fs_source_ops {
 	const char *name;	/* --source's word, and the output's */
 	/* Whether --source auto may take it on this kernel. */
 	bool (*usable)(void);
+	/*
+	 * Whether auto goes on to the next source when open() fails: open()
+	 * then says why only with -D, unless --source named it.
+	 */
+	bool fallback;
 	/* Make what it reads and fill @caps; NULL after one error line. */
 	struct fs_source *(*open)(const struct fs_params *p,
 				  struct fs_trace_caps *caps);
@@ -55,6 +60,8 @@ struct fs_source_ops {
 extern const struct fs_source_ops *const fs_sources[];
 extern const struct fs_source_ops fs_source_events;
 extern const struct fs_source_ops fs_source_kprobe;
+/* Built where clang and bpftool were (FS_HAVE_BPF). */
+extern const struct fs_source_ops fs_source_bpf;
 
 /* session.c: an instance of this process's, "" or "trace_" in its name. */
 struct tracefs_instance *fs_session_instance(const char *kind, char *name,
