@@ -41,6 +41,24 @@ ASAN_CFLAGS	:= -std=gnu11 -D_GNU_SOURCE $(WARN) -O1 -g \
 LIB_SRCS	:= $(wildcard lib/*.c)
 TOOL_SRCS	:= $(wildcard rtla-fairsrv/*.c)
 HDRS		:= $(wildcard lib/*.h rtla-fairsrv/*.h tests/unit/*.h)
+
+# The BPF source, where clang and bpftool are (make deps installs both):
+# its programs, compiled for BPF, and their skeleton, which source-bpf.c
+# includes. Without them, or with NO_BPF=1, the tool is built without it
+# and --version says so. BPF_PROG() and BPF_KPROBE() name a context
+# their bodies may not use.
+BPFTOOL		?= $(firstword $(wildcard /usr/sbin/bpftool /usr/bin/bpftool) bpftool)
+BPF_ARCH	:= $(patsubst x86_64,x86,$(patsubst aarch64,arm64,$(shell uname -m)))
+HAVE_BPF	:= $(if $(NO_BPF),,$(shell command -v $(CLANG) >/dev/null 2>&1 && \
+		   command -v $(BPFTOOL) >/dev/null 2>&1 && echo y))
+ifeq ($(HAVE_BPF),y)
+BPF_SKEL	:= $(B)/bpf/fairsrv.skel.h
+BPF_CFLAGS	:= -DFS_HAVE_BPF -I$(B)/bpf
+else
+BPF_SKEL	:=
+BPF_CFLAGS	:=
+TOOL_SRCS	:= $(filter-out rtla-fairsrv/source-bpf.c,$(TOOL_SRCS))
+endif
 UNIT_SRCS	:= $(wildcard tests/unit/test-*.c)
 UNIT_BINS	:= $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
 VG_BINS		:= $(patsubst tests/unit/%.c,$(B)/valgrind/%,$(UNIT_SRCS))
@@ -52,7 +70,7 @@ DEPS		:= git gcc make pkg-config libtracefs-dev libtraceevent-dev libbpf-dev \
 		   python3-docutils flex bison bc libelf-dev \
 		   libssl-dev cpio xz-utils qemu-system-x86 qemu-utils \
 		   debootstrap e2fsprogs valgrind clang libclang-rt-14-dev \
-		   dwarves debhelper build-essential
+		   dwarves debhelper build-essential bpftool
 
 .PHONY: all deps kernel image demo check check-debug check-rt check-7.3 checkpatch unit fuzz man install install-service deb bench campaign clean
 
@@ -60,19 +78,29 @@ all: $(B)/bin/rtla $(B)/bin/rtla-fairsrv $(B)/bin/fair-probe $(B)/bin/rt-probe \
      $(B)/bin/rusage $(B)/bin/wake-pair $(B)/bin/core-cookie $(B)/bin/pingpong \
      $(B)/bin/decode-check $(B)/bin/campaign-gen
 
-$(B)/bin/rtla: $(LIB_SRCS) $(TOOL_SRCS) $(HDRS)
+$(B)/bin/rtla: $(LIB_SRCS) $(TOOL_SRCS) $(HDRS) $(BPF_SKEL)
 	@mkdir -p $(@D)
 	@if [ -z "$(TRACE_LIBS)" ]; then \
 		echo "libtracefs/libtraceevent not found by pkg-config: run 'make deps' as root" >&2; \
 		exit 1; fi
-	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) -Irtla-fairsrv $(LDFLAGS) -o $@ \
+	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) $(BPF_CFLAGS) -Irtla-fairsrv $(LDFLAGS) -o $@ \
 		$(LIB_SRCS) $(TOOL_SRCS) $(TRACE_LIBS)
+
+$(B)/bpf/fairsrv.bpf.o: rtla-fairsrv/bpf/fairsrv.bpf.c $(wildcard rtla-fairsrv/bpf/*.h)
+	@mkdir -p $(@D)
+	$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(BPF_ARCH) \
+		-I/usr/include/$(shell $(CC) -dumpmachine) $(WARN) \
+		-Wno-unused-parameter -c -o $@ $<
+
+$(B)/bpf/fairsrv.skel.h: $(B)/bpf/fairsrv.bpf.o
+	$(BPFTOOL) gen skeleton $< name fairsrv_bpf > $@.tmp
+	mv $@.tmp $@
 
 # The tool with ASan, LeakSanitizer and UBSan, for the guest test
 # 14-sanitizers; the runtimes are linked in, the guest has none.
-$(B)/asan/rtla: $(LIB_SRCS) $(TOOL_SRCS) $(HDRS)
+$(B)/asan/rtla: $(LIB_SRCS) $(TOOL_SRCS) $(HDRS) $(BPF_SKEL)
 	@mkdir -p $(@D)
-	$(CC) $(ASAN_CFLAGS) -static-libasan -static-libubsan $(TRACE_CFLAGS) \
+	$(CC) $(ASAN_CFLAGS) -static-libasan -static-libubsan $(TRACE_CFLAGS) $(BPF_CFLAGS) \
 		-Irtla-fairsrv -o $@ $(LIB_SRCS) $(TOOL_SRCS) $(TRACE_LIBS)
 
 $(B)/bin/rtla-fairsrv: $(B)/bin/rtla
@@ -101,13 +129,13 @@ $(B)/bin/pingpong: tests/bench/pingpong.c
 # The tool's decoding against libtraceevent's, in the guest (test 06).
 # The session and every source (a new source-*.c is picked up here).
 SOURCE_SRCS	:= rtla-fairsrv/session.c rtla-fairsrv/sources.c rtla-fairsrv/ring.c \
-		   rtla-fairsrv/probes.c $(wildcard rtla-fairsrv/source-*.c)
+		   rtla-fairsrv/probes.c $(filter rtla-fairsrv/source-%.c,$(TOOL_SRCS))
 DECODE_SRCS	:= $(SOURCE_SRCS) rtla-fairsrv/msg.c rtla-fairsrv/output.c \
 		   rtla-fairsrv/system.c
 
-$(B)/bin/decode-check: tests/probe/decode-check.c $(DECODE_SRCS) $(LIB_SRCS) $(HDRS)
+$(B)/bin/decode-check: tests/probe/decode-check.c $(DECODE_SRCS) $(LIB_SRCS) $(HDRS) $(BPF_SKEL)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) -Irtla-fairsrv -o $@ $< \
+	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) $(BPF_CFLAGS) -Irtla-fairsrv -o $@ $< \
 		$(DECODE_SRCS) $(LIB_SRCS) $(TRACE_LIBS)
 
 $(B)/bin/campaign-gen: tests/campaign/gen.c
@@ -150,9 +178,9 @@ $(B)/fuzz/fuzz-values: tests/fuzz/fuzz-values.c lib/parse.c lib/text.c $(HDRS)
 FUZZ_ARGS_SRCS	:= rtla-fairsrv/cli.c rtla-fairsrv/msg.c rtla-fairsrv/system.c \
 		   $(SOURCE_SRCS)
 
-$(B)/fuzz/fuzz-args: tests/fuzz/fuzz-args.c $(FUZZ_ARGS_SRCS) $(LIB_SRCS) $(HDRS)
+$(B)/fuzz/fuzz-args: tests/fuzz/fuzz-args.c $(FUZZ_ARGS_SRCS) $(LIB_SRCS) $(HDRS) $(BPF_SKEL)
 	@mkdir -p $(@D)
-	$(CLANG) $(FUZZ_CFLAGS) $(TRACE_CFLAGS) -o $@ $< $(FUZZ_ARGS_SRCS) \
+	$(CLANG) $(FUZZ_CFLAGS) $(TRACE_CFLAGS) $(BPF_CFLAGS) -o $@ $< $(FUZZ_ARGS_SRCS) \
 		$(LIB_SRCS) $(TRACE_LIBS)
 
 fuzz: deps $(FUZZERS)

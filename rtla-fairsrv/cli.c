@@ -466,7 +466,7 @@ int fs_parse_args(int argc, char **argv, enum fs_mode mode,
 					    FS_METRICS_OPENMETRICS;
 			break;
 		case OPT_VERSION:
-			printf("rtla fairsrv %s\n", FS_VERSION);
+			fs_print_version();
 			fs_free_params(p);
 			return 1;
 		case 'h':

@@ -141,6 +141,7 @@ struct fs_trace_caps {
 /* sources.c: --source's words ("auto" and each source's name). */
 bool fs_source_exists(const char *name);
 void fs_source_names(char *buf, size_t len, const char *sep);
+void fs_print_version(void);
 
 /* probes.c: the kprobes of the kprobe source. */
 struct fs_layout;
@@ -151,6 +152,10 @@ const char *fs_probes_event(const struct fs_probes *pr, enum fs_ev ev,
 			    const char **name, const char **filter);
 long long fs_probes_missed(const struct fs_probes *pr);
 void fs_probes_cleanup_stale(void);
+/* Where a function's entry is caught: its .part copy if it has one. */
+int fs_ksym_entry(const char *func, char *sym, size_t len);
+/* libbpf's messages: with -D only. */
+void fs_libbpf_quiet(void);
 
 struct fs_trace *fs_trace_open(const struct fs_params *p,
 			       struct fs_trace_caps *caps);

@@ -42,7 +42,7 @@ static int fairsrv_main(int argc, char **argv)
 		return FS_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("rtla fairsrv %s\n", FS_VERSION);
+		fs_print_version();
 		return FS_EXIT_OK;
 	}
 	if (argv[1][0] == '-')

@@ -169,6 +169,12 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 	return vfprintf(stderr, fmt, ap);
 }
 
+/* Let libbpf speak with -D only. */
+void fs_libbpf_quiet(void)
+{
+	libbpf_set_print(libbpf_print);
+}
+
 /* Read every offset the probes need from the kernel's BTF. */
 static int read_offsets(struct offsets *o)
 {
@@ -180,7 +186,7 @@ static int read_offsets(struct offsets *o)
 	struct btf *btf;
 	int dl, rq, ret = -1;
 
-	libbpf_set_print(libbpf_print);
+	fs_libbpf_quiet();
 	if (access(BTF_FILE, R_OK)) {
 		fs_err("cannot read the kernel's BTF, %s: %s: probing a kernel without the series needs CONFIG_DEBUG_INFO_BTF",
 		       BTF_FILE, strerror(errno));
@@ -392,6 +398,25 @@ static int lookup(struct ksym *k, unsigned int nr)
 			match(&k[i], name, addr);
 	}
 	fclose(f);
+	return 0;
+}
+
+/*
+ * Where to catch the entry of @func: its split-off part if the compiler
+ * made one, else itself, into @sym. 0, or -1 after one error line.
+ */
+int fs_ksym_entry(const char *func, char *sym, size_t len)
+{
+	struct ksym k = { .func = func };
+
+	if (lookup(&k, 1))
+		return -1;
+	if (!k.found) {
+		fs_err("/proc/kallsyms has no %s: this kernel's fair server is not one this tool can read",
+		       func);
+		return -1;
+	}
+	snprintf(sym, len, "%s", k.sym);
 	return 0;
 }
 

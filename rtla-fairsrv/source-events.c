@@ -10,7 +10,7 @@
 #include "ring.h"
 
 static const struct fs_ring_desc events_desc = {
-	.server_missing = "this kernel lacks the fair server trace events (%s): boot a kernel with the rtla-fairsrv series (kernel/patches), or use --source kprobe",
+	.server_missing = "this kernel lacks the fair server trace events (%s): boot a kernel with the rtla-fairsrv series (kernel/patches), or use --source auto",
 	.starve_events = "sched_fair_starve_*",
 	.starve_absent = "the kernel has no sched_fair_starve_* events",
 	.derived = false,

@@ -10,6 +10,9 @@
 
 const struct fs_source_ops *const fs_sources[] = {
 	&fs_source_events,
+#ifdef FS_HAVE_BPF
+	&fs_source_bpf,
+#endif
 	&fs_source_kprobe,
 	NULL,
 };
@@ -38,4 +41,19 @@ void fs_source_names(char *buf, size_t len, const char *sep)
 		n = strlen(buf);
 		snprintf(buf + n, len - n, "%s%s", sep, fs_sources[i]->name);
 	}
+}
+
+/* --version: the tool's, and the sources it was built with. */
+void fs_print_version(void)
+{
+	char names[128];
+
+	fs_source_names(names, sizeof(names), ", ");
+	printf("rtla fairsrv %s\nsources: %s%s\n", FS_VERSION, names,
+#ifdef FS_HAVE_BPF
+	       ""
+#else
+	       " (built without the BPF source: no clang or bpftool)"
+#endif
+	       );
 }

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The BPF source's programs. Each sees one thing the kernel does to the
+ * fair server or to a task and sends it to user space as one struct
+ * fs_bpf_rec, through one ring buffer that keeps each CPU's order. They
+ * see what the kprobe source's probes and the scheduler's events see, and
+ * filter the same way, for a fraction of the cost: fentry and fexit on
+ * the server's functions, a kprobe where callers may enter a split-off
+ * copy of one (dl_server_stop), tp_btf on the scheduler's events. Nothing
+ * is sent until user space sets recording.
+ */
+#include <linux/types.h>
+#include <stdbool.h>
+#include <linux/bpf.h>
+#include <asm/ptrace.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "kernel.h"
+#include "record.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Its size is set by user space before loading. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+} records SEC(".maps");
+
+/* Set by user space: send records from now on. */
+int recording;
+/* Records the ring had no room for, by CPU, in all and not yet told. */
+__u64 dropped[FS_BPF_MAX_CPUS];
+__u32 untold[FS_BPF_MAX_CPUS];
+
+/* A record of @type about @cpu, or NULL (not recording, or no room). */
+static __always_inline struct fs_bpf_rec *reserve(__u32 type, int cpu)
+{
+	__u32 me = bpf_get_smp_processor_id();
+	struct fs_bpf_rec *r;
+
+	if (!recording || me >= FS_BPF_MAX_CPUS)
+		return NULL;
+	r = bpf_ringbuf_reserve(&records, sizeof(*r), 0);
+	if (!r) {
+		__sync_fetch_and_add(&dropped[me], 1);
+		__sync_fetch_and_add(&untold[me], 1);
+		return NULL;
+	}
+	r->ts = bpf_ktime_get_ns();
+	r->type = type;
+	r->cpu = cpu;
+	r->on_cpu = me;
+	r->lost = __sync_lock_test_and_set(&untold[me], 0);
+	return r;
+}
+
+/* The server's state, read before deciding to send it. */
+struct state {
+	struct rq *rq;
+	__u32 flags;
+	__s64 runtime;
+	bool server;		/* a server's entity, not a task's */
+};
+
+/* Read @se's state; false if it is not a CPU's fair server. */
+static __always_inline bool read_state(struct sched_dl_entity *se,
+				       struct state *s)
+{
+	s->server = BPF_CORE_READ_BITFIELD_PROBED(se, dl_server);
+	if (!s->server)
+		return false;
+	s->rq = BPF_CORE_READ(se, rq);
+	/* sched_ext's server is one too: only the fair one is ours. */
+	if (!s->rq || (void *)se != (void *)s->rq +
+	    bpf_core_field_offset(struct rq, fair_server))
+		return false;
+	s->flags = 0;
+	if (BPF_CORE_READ_BITFIELD_PROBED(se, dl_server_active))
+		s->flags |= FS_BPF_ACTIVE;
+	if (BPF_CORE_READ_BITFIELD_PROBED(se, dl_throttled))
+		s->flags |= FS_BPF_THROTTLED;
+	if (BPF_CORE_READ_BITFIELD_PROBED(se, dl_defer_armed))
+		s->flags |= FS_BPF_ARMED;
+	if (BPF_CORE_READ_BITFIELD_PROBED(se, dl_defer_running))
+		s->flags |= FS_BPF_RUNNING;
+	s->runtime = BPF_CORE_READ(se, runtime);
+	return true;
+}
+
+/*
+ * Whether an observation of @type with state @s is one derive.h reads:
+ * the same filters as the kprobe source's (probes.c).
+ */
+static __always_inline bool wanted(__u32 type, const struct state *s)
+{
+	switch (type) {
+	case FS_BPF_STOP:
+	case FS_BPF_NONCONT:
+		return s->flags & FS_BPF_ACTIVE;
+	case FS_BPF_IDLE_IN:
+	case FS_BPF_PUT_IN:
+		return (s->flags & FS_BPF_ACTIVE) && s->runtime > 0;
+	case FS_BPF_IDLE_OUT:
+	case FS_BPF_PUT_OUT:
+		return s->runtime <= 0;
+	default:
+		return true;
+	}
+}
+
+/* Send observation @type of the fair server @se; @ret for the timer's. */
+static __always_inline int observe(__u32 type, struct sched_dl_entity *se,
+				   int ret)
+{
+	struct fs_bpf_rec *r;
+	struct state s;
+	struct rq *rq;
+
+	if (!recording || !read_state(se, &s) || !wanted(type, &s))
+		return 0;
+	rq = s.rq;
+	r = reserve(type, BPF_CORE_READ(rq, cpu));
+	if (!r)
+		return 0;
+	r->srv.flags = s.flags;
+	r->srv.ret = ret;
+	r->srv.runtime = s.runtime;
+	r->srv.deadline = BPF_CORE_READ(se, deadline);
+	r->srv.dl_runtime = BPF_CORE_READ(se, dl_runtime);
+	r->srv.dl_period = BPF_CORE_READ(se, dl_period);
+	bpf_ringbuf_submit(r, 0);
+	return 0;
+}
+
+/* The fair server of @rq. */
+static __always_inline struct sched_dl_entity *fair_server(struct rq *rq)
+{
+	return (void *)rq + bpf_core_field_offset(struct rq, fair_server);
+}
+
+SEC("fexit/dl_server_start")
+int BPF_PROG(server_start, struct sched_dl_entity *se)
+{
+	return observe(FS_BPF_START, se, 0);
+}
+
+/* On the symbol user space finds: its .part copy if it has one. */
+SEC("kprobe")
+int BPF_KPROBE(server_stop, struct sched_dl_entity *se)
+{
+	return observe(FS_BPF_STOP, se, 0);
+}
+
+SEC("fexit/start_dl_timer")
+int BPF_PROG(timer_start, struct sched_dl_entity *se, long ret)
+{
+	/* A bool on newer kernels: only its low byte is the value. */
+	return observe(FS_BPF_TIMER, se, (ret & 0xff) != 0);
+}
+
+SEC("fexit/replenish_dl_entity")
+int BPF_PROG(replenish, struct sched_dl_entity *se)
+{
+	return observe(FS_BPF_REPLENISH, se, 0);
+}
+
+SEC("fexit/dl_task_timer")
+int BPF_PROG(timer_fired, struct hrtimer *timer)
+{
+	return observe(FS_BPF_FIRED, (void *)timer -
+		       bpf_core_field_offset(struct sched_dl_entity, dl_timer),
+		       0);
+}
+
+SEC("fentry/task_non_contending")
+int BPF_PROG(non_contending, struct sched_dl_entity *se)
+{
+	return observe(FS_BPF_NONCONT, se, 0);
+}
+
+/* 6.12: idle time charged to the rq's server; inline in the next too. */
+SEC("fentry/dl_server_update_idle_time")
+int BPF_PROG(idle_rq_in, struct rq *rq)
+{
+	return observe(FS_BPF_IDLE_IN, fair_server(rq), 0);
+}
+
+SEC("fexit/dl_server_update_idle_time")
+int BPF_PROG(idle_rq_out, struct rq *rq)
+{
+	return observe(FS_BPF_IDLE_OUT, fair_server(rq), 0);
+}
+
+SEC("fentry/put_prev_task_idle")
+int BPF_PROG(put_idle_in, struct rq *rq)
+{
+	return observe(FS_BPF_PUT_IN, fair_server(rq), 0);
+}
+
+SEC("fexit/put_prev_task_idle")
+int BPF_PROG(put_idle_out, struct rq *rq)
+{
+	return observe(FS_BPF_PUT_OUT, fair_server(rq), 0);
+}
+
+/* Later kernels: idle time charged to each server of the CPU. */
+SEC("fentry/dl_server_update_idle")
+int BPF_PROG(idle_se_in, struct sched_dl_entity *se)
+{
+	return observe(FS_BPF_IDLE_IN, se, 0);
+}
+
+SEC("fexit/dl_server_update_idle")
+int BPF_PROG(idle_se_out, struct sched_dl_entity *se)
+{
+	return observe(FS_BPF_IDLE_OUT, se, 0);
+}
+
+/* The CPU task_cpu() gives: in thread_info where the kernel has it there. */
+static __always_inline int task_cpu(struct task_struct *p)
+{
+	if (bpf_core_field_exists(p->thread_info.cpu))
+		return BPF_CORE_READ(p, thread_info.cpu);
+	return BPF_CORE_READ(p, cpu);
+}
+
+/* @p as the scheduler's events name it. */
+static __always_inline void task(struct fs_bpf_task *t, struct task_struct *p)
+{
+	t->pid = BPF_CORE_READ(p, pid);
+	t->prio = BPF_CORE_READ(p, prio);
+	BPF_CORE_READ_STR_INTO(&t->comm, p, comm);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next, unsigned int prev_state)
+{
+	struct fs_bpf_rec *r = reserve(FS_BPF_SWITCH,
+				       bpf_get_smp_processor_id());
+
+	if (!r)
+		return 0;
+	task(&r->sch.from, prev);
+	task(&r->sch.to, next);
+	/* As sched_switch's prev_state: preempted is runnable (0x100). */
+	r->sch.state = preempt ? 0x100 : prev_state;
+	bpf_ringbuf_submit(r, 0);
+	return 0;
+}
+
+/* A wake-up of @p, sched_wakeup's or sched_wakeup_new's. */
+static __always_inline int wakeup(__u32 type, struct task_struct *p)
+{
+	struct fs_bpf_rec *r = reserve(type, task_cpu(p));
+
+	if (!r)
+		return 0;
+	task(&r->sch.from, p);
+	bpf_ringbuf_submit(r, 0);
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(sched_wakeup, struct task_struct *p)
+{
+	return wakeup(FS_BPF_WAKEUP, p);
+}
+
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(sched_wakeup_new, struct task_struct *p)
+{
+	return wakeup(FS_BPF_WAKEUP_NEW, p);
+}
+
+SEC("tp_btf/sched_migrate_task")
+int BPF_PROG(sched_migrate_task, struct task_struct *p, int dest_cpu)
+{
+	struct fs_bpf_rec *r = reserve(FS_BPF_MIGRATE, dest_cpu);
+
+	if (!r)
+		return 0;
+	task(&r->sch.from, p);
+	r->sch.src_cpu = task_cpu(p);
+	bpf_ringbuf_submit(r, 0);
+	return 0;
+}
+
+SEC("tp_btf/cpuhp_enter")
+int BPF_PROG(cpuhp_enter, unsigned int cpu, int target)
+{
+	struct fs_bpf_rec *r = reserve(FS_BPF_HOTPLUG, cpu);
+
+	if (!r)
+		return 0;
+	r->hp.target = target;
+	bpf_ringbuf_submit(r, 0);
+	return 0;
+}

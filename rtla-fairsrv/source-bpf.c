@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The BPF source: programs (bpf/fairsrv.bpf.c) that see what the kprobe
+ * source's probes and the scheduler's events see, and send each of those
+ * observations through one BPF ring buffer as a fixed record. derive.h
+ * turns them into the same figures as the kprobe source's, at a fraction
+ * of the cost: fentry and fexit instead of kprobes and kretprobes, and no
+ * trace event to parse. Built where clang and bpftool were; RTLA_NO_BPF=1
+ * keeps --source auto off it, as it keeps rtla's timerlat off its own.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/types.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <tracefs.h>
+
+#include "source.h"
+#include "bpf/record.h"
+#include "fairsrv.skel.h"
+
+/* The ring's size when -b does not say: 0.1 s of 1M events/s, twice. */
+#define RING_DEFAULT	(16U << 20)
+
+/* Which kernels a program is for, or which figures need it. */
+enum need {
+	NEED_SERVER,		/* the server, on every kernel */
+	NEED_IDLE_RQ,		/* 6.12: idle time charged to a CPU's server */
+	NEED_IDLE_SE,		/* later: to each server of the CPU */
+	NEED_STARVATION,	/* fair starvation and the what-if's load */
+	NEED_HOTPLUG,
+};
+
+/* The programs, by name, and what each is for. */
+static const struct prog_def {
+	const char *name;
+	enum need need;
+	const char *kprobe;	/* attach as a kprobe on this function's entry */
+} prog_defs[] = {
+	{ "server_start",	NEED_SERVER,		NULL },
+	{ "server_stop",	NEED_SERVER,		"dl_server_stop" },
+	{ "timer_start",	NEED_SERVER,		NULL },
+	{ "replenish",		NEED_SERVER,		NULL },
+	{ "timer_fired",	NEED_SERVER,		NULL },
+	{ "non_contending",	NEED_SERVER,		NULL },
+	{ "idle_rq_in",		NEED_IDLE_RQ,		NULL },
+	{ "idle_rq_out",	NEED_IDLE_RQ,		NULL },
+	{ "put_idle_in",	NEED_IDLE_RQ,		NULL },
+	{ "put_idle_out",	NEED_IDLE_RQ,		NULL },
+	{ "idle_se_in",		NEED_IDLE_SE,		NULL },
+	{ "idle_se_out",	NEED_IDLE_SE,		NULL },
+	{ "sched_switch",	NEED_STARVATION,	NULL },
+	{ "sched_wakeup",	NEED_STARVATION,	NULL },
+	{ "sched_wakeup_new",	NEED_STARVATION,	NULL },
+	{ "sched_migrate_task",	NEED_STARVATION,	NULL },
+	{ "cpuhp_enter",	NEED_HOTPLUG,		NULL },
+};
+
+#define NR_PROGS	(sizeof(prog_defs) / sizeof(prog_defs[0]))
+
+/* The event of lib/event.h each record is. */
+static const enum fs_ev ev_of[FS_BPF_NR] = {
+	[FS_BPF_START]		= FS_EV_P_START,
+	[FS_BPF_STOP]		= FS_EV_P_STOP,
+	[FS_BPF_TIMER]		= FS_EV_P_TIMER,
+	[FS_BPF_REPLENISH]	= FS_EV_P_REPLENISH,
+	[FS_BPF_FIRED]		= FS_EV_P_FIRED,
+	[FS_BPF_NONCONT]	= FS_EV_P_NONCONT,
+	[FS_BPF_IDLE_IN]	= FS_EV_P_IDLE_IN,
+	[FS_BPF_IDLE_OUT]	= FS_EV_P_IDLE_OUT,
+	[FS_BPF_PUT_IN]		= FS_EV_P_PUT_IN,
+	[FS_BPF_PUT_OUT]	= FS_EV_P_PUT_OUT,
+	[FS_BPF_SWITCH]		= FS_EV_SWITCH,
+	[FS_BPF_WAKEUP]		= FS_EV_WAKEUP,
+	[FS_BPF_WAKEUP_NEW]	= FS_EV_WAKEUP_NEW,
+	[FS_BPF_MIGRATE]	= FS_EV_MIGRATE,
+	[FS_BPF_HOTPLUG]	= FS_EV_HOTPLUG,
+};
+
+struct bpf_source {
+	const struct fs_params *p;
+	struct fairsrv_bpf *skel;
+	struct bpf_link *link[NR_PROGS];
+	struct ring_buffer *rb;
+	/* The collect() under way: where records go, and the first error. */
+	fs_sink_fn sink;
+	void *ctx;
+	int err;
+};
+
+/* An error line when --source bpf asked for it, else a debug line. */
+static void __attribute__((format(printf, 2, 3)))
+say(const struct fs_params *p, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (p->source)
+		fs_err("%s", buf);
+	else
+		fs_debug("source bpf: %s", buf);
+}
+
+/* Built, not turned off by RTLA_NO_BPF, and the kernel has BTF. */
+static bool bpf_usable(void)
+{
+	const char *no = getenv("RTLA_NO_BPF");
+
+	if (no && *no && strcmp(no, "0"))
+		return false;
+	return !access("/sys/kernel/btf/vmlinux", R_OK);
+}
+
+/* How this kernel charges idle time to the server; -1 if it has none. */
+static int idle_need(const struct fs_params *p)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	int need = -1;
+
+	if (!btf) {
+		say(p, "cannot read the kernel's BTF: %s", strerror(errno));
+		return -1;
+	}
+	if (btf__find_by_name_kind(btf, "dl_server_update_idle_time",
+				   BTF_KIND_FUNC) > 0)
+		need = NEED_IDLE_RQ;
+	else if (btf__find_by_name_kind(btf, "dl_server_update_idle",
+					BTF_KIND_FUNC) > 0)
+		need = NEED_IDLE_SE;
+	else
+		say(p, "the kernel's BTF has neither dl_server_update_idle_time nor dl_server_update_idle: no fair server this tool can read");
+	btf__free(btf);
+	return need;
+}
+
+/* Whether program @d is loaded for this run on a kernel of @idle. */
+static bool wanted(const struct fs_params *p, const struct prog_def *d,
+		   int idle)
+{
+	switch (d->need) {
+	case NEED_SERVER:
+	case NEED_HOTPLUG:
+		return true;
+	case NEED_IDLE_RQ:
+	case NEED_IDLE_SE:
+		return (int)d->need == idle;
+	case NEED_STARVATION:
+		return !p->server_only;
+	}
+	return false;
+}
+
+/* The ring's size: -b per CPU, a power of two as the kernel needs. */
+static __u32 ring_size(const struct fs_params *p)
+{
+	unsigned long long want = p->buffer_kb ?
+		p->buffer_kb * 1024ULL * (unsigned int)p->nr_cpus : RING_DEFAULT;
+	__u32 size = 1U << 16;
+
+	while (size < want && size < (1U << 30))
+		size <<= 1;
+	return size;
+}
+
+/* Pick the programs this kernel and run need, and size the ring. */
+static int configure(struct bpf_source *b, int idle)
+{
+	struct bpf_program *prog;
+	unsigned int i;
+
+	bpf_object__for_each_program(prog, b->skel->obj) {
+		const char *name = bpf_program__name(prog);
+		bool load = false;
+
+		for (i = 0; i < NR_PROGS; i++)
+			if (!strcmp(name, prog_defs[i].name))
+				load = wanted(b->p, &prog_defs[i], idle);
+		if (bpf_program__set_autoload(prog, load)) {
+			say(b->p, "cannot configure the program %s", name);
+			return -1;
+		}
+	}
+	if (bpf_map__set_max_entries(b->skel->maps.records, ring_size(b->p))) {
+		say(b->p, "cannot size the BPF ring buffer");
+		return -1;
+	}
+	return 0;
+}
+
+/* Attach the loaded programs, each where prog_defs[] says. */
+static int attach(struct bpf_source *b)
+{
+	struct bpf_program *prog;
+	char sym[256];
+	unsigned int i;
+
+	for (i = 0; i < NR_PROGS; i++) {
+		const struct prog_def *d = &prog_defs[i];
+
+		prog = bpf_object__find_program_by_name(b->skel->obj, d->name);
+		if (!prog || !bpf_program__autoload(prog))
+			continue;
+		if (d->kprobe) {
+			if (fs_ksym_entry(d->kprobe, sym, sizeof(sym)))
+				return -1;
+			b->link[i] = bpf_program__attach_kprobe(prog, false,
+								sym);
+		} else {
+			b->link[i] = bpf_program__attach(prog);
+		}
+		if (!b->link[i]) {
+			say(b->p, "cannot attach the program %s: %s", d->name,
+			    strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Turn one record into events for the sink: a loss mark first, if any. */
+static int take(void *ctx, void *data, size_t size)
+{
+	struct bpf_source *b = ctx;
+	const struct fs_bpf_rec *r = data;
+	struct fs_event ev;
+
+	if (size < sizeof(*r) || r->type >= FS_BPF_NR)
+		return 0;
+	if (r->lost) {
+		struct fs_event mark = {
+			.type = FS_EV_LOST, .cpu = (int)r->on_cpu, .ts = r->ts,
+			.lost = r->lost,
+		};
+
+		if (b->sink(b->ctx, &mark))
+			goto fail;
+	}
+	memset(&ev, 0, sizeof(ev));
+	ev.type = ev_of[r->type];
+	ev.cpu = r->cpu;
+	ev.ts = r->ts;
+	switch (r->type) {
+	case FS_BPF_SWITCH:
+	case FS_BPF_WAKEUP:
+	case FS_BPF_WAKEUP_NEW:
+	case FS_BPF_MIGRATE:
+		ev.from.pid = r->sch.from.pid;
+		ev.from.prio = r->sch.from.prio;
+		memcpy(ev.from.comm, r->sch.from.comm, FS_COMM_LEN - 1);
+		ev.to.pid = r->sch.to.pid;
+		ev.to.prio = r->sch.to.prio;
+		memcpy(ev.to.comm, r->sch.to.comm, FS_COMM_LEN - 1);
+		ev.from_state = r->sch.state;
+		ev.src_cpu = r->sch.src_cpu;
+		break;
+	case FS_BPF_HOTPLUG:
+		ev.down = r->hp.target == 0;
+		break;
+	default:
+		ev.flags = r->srv.flags;
+		ev.runtime = r->srv.runtime;
+		ev.deadline = r->srv.deadline;
+		ev.dl_runtime = r->srv.dl_runtime;
+		ev.dl_period = r->srv.dl_period;
+		ev.ret = r->srv.ret;
+		break;
+	}
+	if (!b->sink(b->ctx, &ev))
+		return 0;
+fail:
+	b->err = -1;
+	return -1;
+}
+
+/* Detach and unload; safe on a partly opened source. */
+static void bpf_close(struct fs_source *s)
+{
+	struct bpf_source *b = (struct bpf_source *)s;
+	unsigned int i;
+
+	if (!b)
+		return;
+	ring_buffer__free(b->rb);
+	for (i = 0; i < NR_PROGS; i++)
+		bpf_link__destroy(b->link[i]);
+	fairsrv_bpf__destroy(b->skel);
+	free(b);
+}
+
+/* Load and attach the programs, not yet recording. */
+static struct fs_source *bpf_open(const struct fs_params *p,
+				  struct fs_trace_caps *caps)
+{
+	struct bpf_source *b = calloc(1, sizeof(*b));
+	int idle;
+
+	if (!b) {
+		fs_err("out of memory");
+		return NULL;
+	}
+	b->p = p;
+	fs_libbpf_quiet();
+	idle = idle_need(p);
+	if (idle < 0)
+		goto fail;
+	b->skel = fairsrv_bpf__open();
+	if (!b->skel) {
+		say(p, "cannot open the BPF programs: %s", strerror(errno));
+		goto fail;
+	}
+	if (configure(b, idle))
+		goto fail;
+	if (fairsrv_bpf__load(b->skel)) {
+		say(p, "the kernel refused the BPF programs (%s): run with -D for the verifier's words",
+		    strerror(errno));
+		goto fail;
+	}
+	if (attach(b))
+		goto fail;
+	b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.records), take, b,
+				 NULL);
+	if (!b->rb) {
+		say(p, "cannot read the BPF ring buffer: %s", strerror(errno));
+		goto fail;
+	}
+	caps->derived = true;
+	caps->starvation = !p->server_only;
+	caps->starve_absent = "the BPF programs on the scheduler's events are not loaded";
+	caps->rt_wait = caps->starvation;
+	caps->load = caps->starvation;
+	caps->hotplug = true;
+	caps->params = false;
+	caps->note = "BPF on a kernel without the series: parameter writes (params, refused) are not seen";
+	fs_debug("source bpf: %s idle charge, ring of %u kB",
+		 idle == NEED_IDLE_RQ ? "per-rq" : "per-server",
+		 ring_size(p) >> 10);
+	return (struct fs_source *)b;
+fail:
+	bpf_close((struct fs_source *)b);
+	return NULL;
+}
+
+/*
+ * Start recording at @on = @all: every program sends from the same
+ * moment. The -t instance @rec records the scheduler's own events beside
+ * (the programs' records are not trace events).
+ */
+static int bpf_start(struct fs_source *s, struct tracefs_instance *rec,
+		     uint64_t *on, uint64_t *all)
+{
+	static const char *const sched[] = {
+		"sched_switch", "sched_wakeup", "sched_wakeup_new",
+		"sched_migrate_task",
+	};
+	struct bpf_source *b = (struct bpf_source *)s;
+	unsigned int i;
+
+	if (rec) {
+		for (i = 0; i < sizeof(sched) / sizeof(sched[0]); i++)
+			if (tracefs_event_enable(rec, "sched", sched[i])) {
+				fs_err("cannot enable sched:%s", sched[i]);
+				return -1;
+			}
+		if (tracefs_trace_on(rec)) {
+			fs_err("cannot start tracing in the -t instance");
+			return -1;
+		}
+	}
+	*on = fs_system_now();
+	*all = *on;
+	__atomic_store_n(&b->skel->bss->recording, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* Hand what the ring holds now to @sink. */
+static int bpf_collect(struct fs_source *s, fs_sink_fn sink, void *ctx)
+{
+	struct bpf_source *b = (struct bpf_source *)s;
+	int n;
+
+	b->sink = sink;
+	b->ctx = ctx;
+	b->err = 0;
+	n = ring_buffer__consume(b->rb);
+	if (b->err)
+		return -1;
+	if (n < 0 && n != -EINTR) {
+		fs_err("cannot read the BPF ring buffer: %s", strerror(-n));
+		return -1;
+	}
+	return 0;
+}
+
+/* Stop recording; what the ring holds is still collected. */
+static int bpf_stop(struct fs_source *s)
+{
+	struct bpf_source *b = (struct bpf_source *)s;
+
+	__atomic_store_n(&b->skel->bss->recording, 0, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* Records the ring had no room for. */
+static long long bpf_overrun(struct fs_source *s)
+{
+	struct bpf_source *b = (struct bpf_source *)s;
+	long long n = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < b->p->nr_cpus && cpu < FS_BPF_MAX_CPUS; cpu++)
+		n += (long long)__atomic_load_n(&b->skel->bss->dropped[cpu],
+						__ATOMIC_RELAXED);
+	return n;
+}
+
+/* Program runs the kernel skipped (one program inside another). */
+static long long bpf_missed(struct fs_source *s)
+{
+	struct bpf_source *b = (struct bpf_source *)s;
+	long long missed = 0;
+	unsigned int i;
+
+	for (i = 0; i < NR_PROGS; i++) {
+		struct bpf_program *prog;
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		if (!b->link[i])
+			continue;
+		prog = bpf_object__find_program_by_name(b->skel->obj,
+							prog_defs[i].name);
+		memset(&info, 0, sizeof(info));
+		if (!prog || bpf_obj_get_info_by_fd(bpf_program__fd(prog),
+						    &info, &len))
+			return -1;
+		missed += (long long)info.recursion_misses;
+	}
+	return missed;
+}
+
+const struct fs_source_ops fs_source_bpf = {
+	.name = "bpf",
+	.usable = bpf_usable,
+	.fallback = true,
+	.open = bpf_open,
+	.start = bpf_start,
+	.collect = bpf_collect,
+	.stop = bpf_stop,
+	.overrun = bpf_overrun,
+	.missed = bpf_missed,
+	.close = bpf_close,
+};
