@@ -14,7 +14,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${FAIRSRV_CACHE:-/var/tmp/fairsrv}
 suite=bookworm
-packages=procps,util-linux,rt-tests,stress-ng,trace-cmd,libtracefs1,libtraceevent1,libbpf1,linux-perf,rtla,iproute2,curl,prometheus,prometheus-node-exporter
+packages=procps,util-linux,rt-tests,stress-ng,trace-cmd,libtracefs1,libtraceevent1,libbpf1,bpftool,linux-perf,rtla,iproute2,curl,prometheus,prometheus-node-exporter
 
 die() { echo "image: $*" >&2; exit 1; }
 say() { echo "image: $*" >&2; }

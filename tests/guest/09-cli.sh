@@ -38,7 +38,7 @@ done <<'LIST'
  fairsrv top -c a | expected a number, found 'a'
  fairsrv top -c -1 | expected a number, found '-'
  fairsrv top -c , | empty element
- fairsrv hist --source bogus | invalid --source 'bogus': one of auto, events, kprobe
+ fairsrv hist --source bogus | invalid --source 'bogus': one of auto, events,
  fairsrv top -e sched --source | option '--source' needs a value
  fairsrv top -d 0 | invalid duration '0': must be greater than 0
  fairsrv top -d -5 | invalid duration '-5': must be positive
@@ -112,7 +112,17 @@ check "a closed pipe: nothing left behind" clean
 [ -s /tmp/pipe.err ] && sed 's/^/# stderr: /' /tmp/pipe.err
 
 out=$(rtla fairsrv top --version)
-check "--version: $out" grep -q '^rtla fairsrv [0-9]' <<< "$out"
+check "--version: $(head -n 1 <<< "$out")" grep -q '^rtla fairsrv [0-9]' <<< "$out"
+# The BPF source is built where clang and bpftool were: the skeleton says.
+if [ -e build/bpf/fairsrv.skel.h ]; then
+	words='auto, events, bpf, kprobe' why=
+else
+	words='auto, events, kprobe' why=' (built without the BPF source'
+fi
+check "--version names the sources built: $(tail -n 1 <<< "$out")" \
+	grep -qF "sources: $words$why" <<< "$out"
+rtla fairsrv hist --source bogus 2> /tmp/bad.err
+check "--source's error names the same" grep -qF "one of $words" /tmp/bad.err
 
 # House-keeping: without -H, the tool runs outside the CPUs it measures.
 rtla fairsrv top -q -c 1-3 -d 60 -D > /dev/null 2> /tmp/hk.err &

@@ -48,6 +48,12 @@ run "hist --what-if --target-starvation (load, replays, advice)" 0 hist \
 	-c 1-2 -d 3s --what-if 20ms/100ms,0/1s --target-starvation 100ms
 run "hist --what-if --json, kprobe source" 0 hist -c 1-2 -d 3s --json \
 	--source kprobe --what-if 20ms/100ms
+if [ -e build/bpf/fairsrv.skel.h ]; then
+	run "hist --source bpf (programs, ring, derived events)" 0 hist \
+		-c 1-3 -d 3s --source bpf --json
+	run "hist --what-if, -t, bpf source" 0 hist -c 1-2 -d 3s \
+		--source bpf --what-if 20ms/100ms -t /tmp/san.trace
+fi
 run "-T hit" 2 top -q -c 1 -T 50ms -d 30s
 run "-a, its analysis and trace" 2 hist -c 1 -a 50ms -d 30s -t /tmp/san.trace
 run "threshold actions, continue, --on-end" 0 hist -q -c 1-2 -T 50ms -d 3s \

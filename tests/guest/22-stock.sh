@@ -41,7 +41,14 @@ fi
 
 # -D names the source auto chose.
 rtla fairsrv hist -c 1 -d 1s -D > /dev/null 2> /tmp/src.err
-want=$([ $series = 1 ] && echo events || echo kprobe)
+# Without the series: BPF where it is built, unless RTLA_NO_BPF says no.
+if [ $series = 1 ]; then
+	want=events
+elif [ -e build/bpf/fairsrv.skel.h ] && [ -z "${RTLA_NO_BPF:-}" ]; then
+	want=bpf
+else
+	want=kprobe
+fi
 check "auto chooses the $want source (-D)" grep -q "source $want:" /tmp/src.err
 check "nothing left after it" clean
 

@@ -222,17 +222,33 @@ enabled() {
 	[ "$(cat "$1/events/$2/enable" 2>/dev/null)" = 1 ]
 }
 
+# bpf_recording PID: whether rtla PID's BPF source records: one of the
+# maps it holds open is its programs' .bss, with "recording" set.
+bpf_recording() {
+	local f id
+
+	for f in /proc/$1/fdinfo/*; do
+		id=$(sed -n 's/^map_id:[[:space:]]*//p' "$f" 2>/dev/null)
+		[ -n "$id" ] || continue
+		bpftool map dump id "$id" 2>/dev/null |
+			grep -q '"recording": 1' && return 0
+	done
+	return 1
+}
+
 # collecting PID: wait until the rtla fairsrv process PID records, that is
 # until its instance has tracing on and the last of its events enabled.
 # The tool enables the server's events, turns tracing on, then the
 # starvation and load events, sched_fair_starve_wait last after the
 # others of its kind (and sched_switch after the wake-ups): one enabled
-# before its last is a set-up still under way. Polls for up to 60 s;
+# before its last is a set-up still under way. The BPF source has no
+# instance: it records once bpf_recording says so. Polls for up to 60 s;
 # fails if the process exits first.
 collecting() {
 	local dir=$T/instances/rtla_fairsrv_$1 end
 
 	for ((end = SECONDS + 60; SECONDS < end; )); do
+		bpf_recording "$1" && return 0
 		# The series' start event, or the kprobe source's.
 		if [ "$(cat "$dir/tracing_on" 2>/dev/null)" = 1 ] &&
 		   { enabled "$dir" sched/sched_dl_server_start ||
@@ -249,12 +265,13 @@ collecting() {
 	return 1
 }
 
-# clean: no rtla fairsrv instance or probe is left and no event the tool
-# enables is on at the top level (the series', the scheduler's it reads
-# on a stock kernel or for --what-if, CPU hotplug); says what is left
-# otherwise.
+# clean: no rtla fairsrv instance, probe or BPF program is left and no
+# event the tool enables is on at the top level (the series', the
+# scheduler's it reads on a stock kernel or for --what-if, CPU hotplug);
+# says what is left otherwise. The BPF source's programs hold its maps:
+# with no map of its object left, none of its programs is.
 clean() {
-	local left en probes
+	local left en probes maps
 	left=$(ls $T/instances | grep -c rtla_fairsrv)
 	en=$(cat $T/events/sched/sched_dl_*/enable \
 		$T/events/sched/sched_fair_starve_*/enable \
@@ -264,8 +281,10 @@ clean() {
 		$T/events/sched/sched_migrate_task/enable \
 		$T/events/cpuhp/cpuhp_enter/enable 2>/dev/null | grep -vc 0)
 	probes=$(grep -c rtla_fairsrv $T/dynamic_events)
-	[ "$left" = 0 ] && [ "$en" = 0 ] && [ "$probes" = 0 ] && return 0
-	echo "# left: $left instances, $en events enabled at the top level, $probes probes"
+	maps=$(bpftool map show | grep -c 'name fairsrv_')
+	[ "$left" = 0 ] && [ "$en" = 0 ] && [ "$probes" = 0 ] &&
+		[ "$maps" = 0 ] && return 0
+	echo "# left: $left instances, $en events enabled at the top level, $probes probes, $maps BPF maps"
 	return 1
 }
 
