@@ -18,7 +18,9 @@
 #                           "kserver" and "kprobe": the same two with
 #                           --source kprobe, the stock-kernel source, and
 #                           "whatif": hist --what-if (the load recorded
-#                           from the scheduler's events too); with
+#                           from the scheduler's events too), and where
+#                           the BPF source is built, "bserver", "bpf" and
+#                           "bwhatif": those three with --source bpf; with
 #                           no-record-cmd, the top-level option record-cmd
 #                           is off first (an enabled event in any instance
 #                           otherwise records comms at every switch)
@@ -63,4 +65,8 @@ for ((i = 0; i < rounds; i++)); do
 	with kserver --source kprobe --server-only
 	with kprobe --source kprobe
 	with whatif hist --what-if 20ms/100ms
+	[ -e /host/build/bpf/fairsrv.skel.h ] || continue
+	with bserver --source bpf --server-only
+	with bpf --source bpf
+	with bwhatif hist --source bpf --what-if 20ms/100ms
 done
