@@ -55,36 +55,47 @@ static __always_inline struct fs_bpf_rec *reserve(__u32 type, int cpu)
 	return r;
 }
 
+/*
+ * A field of @p, read one of two ways: directly where the verifier knows
+ * what @p points to (the arguments of fentry, fexit and tp_btf programs:
+ * one load each), or through bpf_probe_read_kernel() where it does not
+ * (a kprobe's argument; the entity found back from its dl_timer). @probed
+ * is a constant: the compiler keeps one way only.
+ */
+#define READ(probed, p, f) \
+	((probed) ? BPF_CORE_READ(p, f) : (p)->f)
+#define FLAG(probed, p, f) \
+	((probed) ? BPF_CORE_READ_BITFIELD_PROBED(p, f) : \
+		    BPF_CORE_READ_BITFIELD(p, f))
+
 /* The server's state, read before deciding to send it. */
 struct state {
 	struct rq *rq;
 	__u32 flags;
 	__s64 runtime;
-	bool server;		/* a server's entity, not a task's */
 };
 
 /* Read @se's state; false if it is not a CPU's fair server. */
 static __always_inline bool read_state(struct sched_dl_entity *se,
-				       struct state *s)
+				       struct state *s, bool probed)
 {
-	s->server = BPF_CORE_READ_BITFIELD_PROBED(se, dl_server);
-	if (!s->server)
+	if (!FLAG(probed, se, dl_server))
 		return false;
-	s->rq = BPF_CORE_READ(se, rq);
+	s->rq = READ(probed, se, rq);
 	/* sched_ext's server is one too: only the fair one is ours. */
 	if (!s->rq || (void *)se != (void *)s->rq +
 	    bpf_core_field_offset(struct rq, fair_server))
 		return false;
 	s->flags = 0;
-	if (BPF_CORE_READ_BITFIELD_PROBED(se, dl_server_active))
+	if (FLAG(probed, se, dl_server_active))
 		s->flags |= FS_BPF_ACTIVE;
-	if (BPF_CORE_READ_BITFIELD_PROBED(se, dl_throttled))
+	if (FLAG(probed, se, dl_throttled))
 		s->flags |= FS_BPF_THROTTLED;
-	if (BPF_CORE_READ_BITFIELD_PROBED(se, dl_defer_armed))
+	if (FLAG(probed, se, dl_defer_armed))
 		s->flags |= FS_BPF_ARMED;
-	if (BPF_CORE_READ_BITFIELD_PROBED(se, dl_defer_running))
+	if (FLAG(probed, se, dl_defer_running))
 		s->flags |= FS_BPF_RUNNING;
-	s->runtime = BPF_CORE_READ(se, runtime);
+	s->runtime = READ(probed, se, runtime);
 	return true;
 }
 
@@ -109,27 +120,30 @@ static __always_inline bool wanted(__u32 type, const struct state *s)
 	}
 }
 
-/* Send observation @type of the fair server @se; @ret for the timer's. */
+/*
+ * Send observation @type of the fair server @se; @ret for the timer's.
+ * The ring is read by polling: no record wakes the reader.
+ */
 static __always_inline int observe(__u32 type, struct sched_dl_entity *se,
-				   int ret)
+				   int ret, bool probed)
 {
 	struct fs_bpf_rec *r;
 	struct state s;
 	struct rq *rq;
 
-	if (!recording || !read_state(se, &s) || !wanted(type, &s))
+	if (!recording || !read_state(se, &s, probed) || !wanted(type, &s))
 		return 0;
 	rq = s.rq;
-	r = reserve(type, BPF_CORE_READ(rq, cpu));
+	r = reserve(type, READ(probed, rq, cpu));
 	if (!r)
 		return 0;
 	r->srv.flags = s.flags;
 	r->srv.ret = ret;
 	r->srv.runtime = s.runtime;
-	r->srv.deadline = BPF_CORE_READ(se, deadline);
-	r->srv.dl_runtime = BPF_CORE_READ(se, dl_runtime);
-	r->srv.dl_period = BPF_CORE_READ(se, dl_period);
-	bpf_ringbuf_submit(r, 0);
+	r->srv.deadline = READ(probed, se, deadline);
+	r->srv.dl_runtime = READ(probed, se, dl_runtime);
+	r->srv.dl_period = READ(probed, se, dl_period);
+	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
 	return 0;
 }
 
@@ -142,27 +156,27 @@ static __always_inline struct sched_dl_entity *fair_server(struct rq *rq)
 SEC("fexit/dl_server_start")
 int BPF_PROG(server_start, struct sched_dl_entity *se)
 {
-	return observe(FS_BPF_START, se, 0);
+	return observe(FS_BPF_START, se, 0, false);
 }
 
 /* On the symbol user space finds: its .part copy if it has one. */
 SEC("kprobe")
 int BPF_KPROBE(server_stop, struct sched_dl_entity *se)
 {
-	return observe(FS_BPF_STOP, se, 0);
+	return observe(FS_BPF_STOP, se, 0, true);
 }
 
 SEC("fexit/start_dl_timer")
 int BPF_PROG(timer_start, struct sched_dl_entity *se, long ret)
 {
 	/* A bool on newer kernels: only its low byte is the value. */
-	return observe(FS_BPF_TIMER, se, (ret & 0xff) != 0);
+	return observe(FS_BPF_TIMER, se, (ret & 0xff) != 0, false);
 }
 
 SEC("fexit/replenish_dl_entity")
 int BPF_PROG(replenish, struct sched_dl_entity *se)
 {
-	return observe(FS_BPF_REPLENISH, se, 0);
+	return observe(FS_BPF_REPLENISH, se, 0, false);
 }
 
 SEC("fexit/dl_task_timer")
@@ -170,67 +184,67 @@ int BPF_PROG(timer_fired, struct hrtimer *timer)
 {
 	return observe(FS_BPF_FIRED, (void *)timer -
 		       bpf_core_field_offset(struct sched_dl_entity, dl_timer),
-		       0);
+		       0, true);
 }
 
 SEC("fentry/task_non_contending")
 int BPF_PROG(non_contending, struct sched_dl_entity *se)
 {
-	return observe(FS_BPF_NONCONT, se, 0);
+	return observe(FS_BPF_NONCONT, se, 0, false);
 }
 
 /* 6.12: idle time charged to the rq's server; inline in the next too. */
 SEC("fentry/dl_server_update_idle_time")
 int BPF_PROG(idle_rq_in, struct rq *rq)
 {
-	return observe(FS_BPF_IDLE_IN, fair_server(rq), 0);
+	return observe(FS_BPF_IDLE_IN, fair_server(rq), 0, false);
 }
 
 SEC("fexit/dl_server_update_idle_time")
 int BPF_PROG(idle_rq_out, struct rq *rq)
 {
-	return observe(FS_BPF_IDLE_OUT, fair_server(rq), 0);
+	return observe(FS_BPF_IDLE_OUT, fair_server(rq), 0, false);
 }
 
 SEC("fentry/put_prev_task_idle")
 int BPF_PROG(put_idle_in, struct rq *rq)
 {
-	return observe(FS_BPF_PUT_IN, fair_server(rq), 0);
+	return observe(FS_BPF_PUT_IN, fair_server(rq), 0, false);
 }
 
 SEC("fexit/put_prev_task_idle")
 int BPF_PROG(put_idle_out, struct rq *rq)
 {
-	return observe(FS_BPF_PUT_OUT, fair_server(rq), 0);
+	return observe(FS_BPF_PUT_OUT, fair_server(rq), 0, false);
 }
 
 /* Later kernels: idle time charged to each server of the CPU. */
 SEC("fentry/dl_server_update_idle")
 int BPF_PROG(idle_se_in, struct sched_dl_entity *se)
 {
-	return observe(FS_BPF_IDLE_IN, se, 0);
+	return observe(FS_BPF_IDLE_IN, se, 0, false);
 }
 
 SEC("fexit/dl_server_update_idle")
 int BPF_PROG(idle_se_out, struct sched_dl_entity *se)
 {
-	return observe(FS_BPF_IDLE_OUT, se, 0);
+	return observe(FS_BPF_IDLE_OUT, se, 0, false);
 }
 
 /* The CPU task_cpu() gives: in thread_info where the kernel has it there. */
 static __always_inline int task_cpu(struct task_struct *p)
 {
 	if (bpf_core_field_exists(p->thread_info.cpu))
-		return BPF_CORE_READ(p, thread_info.cpu);
-	return BPF_CORE_READ(p, cpu);
+		return p->thread_info.cpu;
+	return p->cpu;
 }
 
 /* @p as the scheduler's events name it. */
 static __always_inline void task(struct fs_bpf_task *t, struct task_struct *p)
 {
-	t->pid = BPF_CORE_READ(p, pid);
-	t->prio = BPF_CORE_READ(p, prio);
-	BPF_CORE_READ_STR_INTO(&t->comm, p, comm);
+	t->pid = p->pid;
+	t->prio = p->prio;
+	bpf_probe_read_kernel(&t->comm, sizeof(t->comm), p->comm);
 }
 
 SEC("tp_btf/sched_switch")
@@ -246,7 +260,7 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev,
 	task(&r->sch.to, next);
 	/* As sched_switch's prev_state: preempted is runnable (0x100). */
 	r->sch.state = preempt ? 0x100 : prev_state;
-	bpf_ringbuf_submit(r, 0);
+	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
 	return 0;
 }
 
@@ -258,7 +272,7 @@ static __always_inline int wakeup(__u32 type, struct task_struct *p)
 	if (!r)
 		return 0;
 	task(&r->sch.from, p);
-	bpf_ringbuf_submit(r, 0);
+	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
 	return 0;
 }
 
@@ -283,7 +297,7 @@ int BPF_PROG(sched_migrate_task, struct task_struct *p, int dest_cpu)
 		return 0;
 	task(&r->sch.from, p);
 	r->sch.src_cpu = task_cpu(p);
-	bpf_ringbuf_submit(r, 0);
+	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
 	return 0;
 }
 
@@ -295,6 +309,6 @@ int BPF_PROG(cpuhp_enter, unsigned int cpu, int target)
 	if (!r)
 		return 0;
 	r->hp.target = target;
-	bpf_ringbuf_submit(r, 0);
+	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
 	return 0;
 }
