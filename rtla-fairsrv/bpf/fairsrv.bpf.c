@@ -33,6 +33,18 @@ int recording;
 __u64 dropped[FS_BPF_MAX_CPUS];
 __u32 untold[FS_BPF_MAX_CPUS];
 
+/*
+ * What the programs keep of each server between calls, so as to send
+ * only what derive.h can use: whether a start was sent since the last
+ * stop (derive.h takes the first start after a stop; every fair enqueue
+ * calls dl_server_start()), and the entry of an idle charge that found
+ * runtime left (sent with its return only if the charge used it up). A
+ * loss forgets the starts: they were sent in an older generation.
+ */
+__u32 generation;
+__u32 started[FS_BPF_MAX_CPUS];
+struct fs_bpf_idle idle_entry[FS_BPF_MAX_CPUS];
+
 /* A record of @type about @cpu, or NULL (not recording, or no room). */
 static __always_inline struct fs_bpf_rec *reserve(__u32 type, int cpu)
 {
@@ -45,6 +57,7 @@ static __always_inline struct fs_bpf_rec *reserve(__u32 type, int cpu)
 	if (!r) {
 		__sync_fetch_and_add(&dropped[me], 1);
 		__sync_fetch_and_add(&untold[me], 1);
+		__sync_fetch_and_add(&generation, 1);
 		return NULL;
 	}
 	r->ts = bpf_ktime_get_ns();
@@ -101,11 +114,13 @@ static __always_inline bool read_state(struct sched_dl_entity *se,
 
 /*
  * Whether an observation of @type with state @s is one derive.h reads:
- * the same filters as the kprobe source's (probes.c).
+ * the same filters as the kprobe source's (probes.c); a start only if
+ * active.
  */
 static __always_inline bool wanted(__u32 type, const struct state *s)
 {
 	switch (type) {
+	case FS_BPF_START:
 	case FS_BPF_STOP:
 	case FS_BPF_NONCONT:
 		return s->flags & FS_BPF_ACTIVE;
@@ -114,37 +129,102 @@ static __always_inline bool wanted(__u32 type, const struct state *s)
 		return (s->flags & FS_BPF_ACTIVE) && s->runtime > 0;
 	case FS_BPF_IDLE_OUT:
 	case FS_BPF_PUT_OUT:
-		return s->runtime <= 0;
+		return (s->flags & FS_BPF_ACTIVE) && s->runtime <= 0;
 	default:
 		return true;
 	}
 }
 
-/*
- * Send observation @type of the fair server @se; @ret for the timer's.
- * The ring is read by polling: no record wakes the reader.
- */
-static __always_inline int observe(__u32 type, struct sched_dl_entity *se,
-				   int ret, bool probed)
+/* Send the server's state @s of @se as @type at @ts (0: now). */
+static __always_inline bool send(__u32 type, struct sched_dl_entity *se,
+				 const struct state *s, int cpu, int ret,
+				 __u64 ts, bool probed)
 {
-	struct fs_bpf_rec *r;
-	struct state s;
-	struct rq *rq;
+	struct fs_bpf_rec *r = reserve(type, cpu);
 
-	if (!recording || !read_state(se, &s, probed) || !wanted(type, &s))
-		return 0;
-	rq = s.rq;
-	r = reserve(type, READ(probed, rq, cpu));
 	if (!r)
-		return 0;
-	r->srv.flags = s.flags;
+		return false;
+	if (ts)
+		r->ts = ts;
+	r->srv.flags = s->flags;
 	r->srv.ret = ret;
-	r->srv.runtime = s.runtime;
+	r->srv.runtime = s->runtime;
 	r->srv.deadline = READ(probed, se, deadline);
 	r->srv.dl_runtime = READ(probed, se, dl_runtime);
 	r->srv.dl_period = READ(probed, se, dl_period);
 	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
+	return true;
+}
+
+/*
+ * An idle charge's entry (@type IDLE_IN, PUT_IN) or return (IDLE_OUT,
+ * PUT_OUT) on @cpu: the entry is kept, and sent before the return only
+ * when the charge used the runtime up, the one case derive.h reads.
+ */
+static __always_inline int idle_charge(__u32 type, struct sched_dl_entity *se,
+				       const struct state *s, int cpu)
+{
+	struct fs_bpf_idle *e = &idle_entry[cpu];
+	struct state in;
+
+	if (type == FS_BPF_IDLE_IN || type == FS_BPF_PUT_IN) {
+		e->type = wanted(type, s) ? type : 0;
+		e->ts = bpf_ktime_get_ns();
+		e->flags = s->flags;
+		e->runtime = s->runtime;
+		return 0;
+	}
+	if (e->type != type - 1 || !wanted(type, s)) {
+		e->type = 0;
+		return 0;
+	}
+	in = *s;
+	in.flags = e->flags;
+	in.runtime = e->runtime;
+	if (send(e->type, se, &in, cpu, 0, e->ts, false))
+		send(type, se, s, cpu, 0, 0, false);
+	e->type = 0;
 	return 0;
+}
+
+/* Send observation @type of the fair server @se; @ret for the timer's. */
+static __always_inline int observe(__u32 type, struct sched_dl_entity *se,
+				   int ret, bool probed)
+{
+	struct state s;
+	struct rq *rq;
+	__u32 gen;
+	int cpu;
+
+	if (!recording || !read_state(se, &s, probed))
+		return 0;
+	rq = s.rq;
+	cpu = READ(probed, rq, cpu);
+	if (cpu < 0 || cpu >= FS_BPF_MAX_CPUS)
+		return 0;
+	switch (type) {
+	case FS_BPF_IDLE_IN:
+	case FS_BPF_IDLE_OUT:
+	case FS_BPF_PUT_IN:
+	case FS_BPF_PUT_OUT:
+		return idle_charge(type, se, &s, cpu);
+	case FS_BPF_START:
+		gen = generation + 1;
+		if (!wanted(type, &s) || started[cpu] == gen)
+			return 0;
+		if (send(type, se, &s, cpu, ret, 0, probed))
+			started[cpu] = gen;
+		return 0;
+	case FS_BPF_STOP:
+	case FS_BPF_NONCONT:
+		if (wanted(type, &s) && send(type, se, &s, cpu, ret, 0, probed))
+			started[cpu] = 0;
+		return 0;
+	default:
+		if (wanted(type, &s))
+			send(type, se, &s, cpu, ret, 0, probed);
+		return 0;
+	}
 }
 
 /* The fair server of @rq. */

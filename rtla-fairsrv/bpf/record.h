@@ -78,4 +78,15 @@ struct fs_bpf_rec {
 	};
 };
 
+/*
+ * The entry of an idle charge, kept by the programs until its return (in
+ * their .bss, which the skeleton shows user space too).
+ */
+struct fs_bpf_idle {
+	__u64 ts;
+	__u32 type;		/* FS_BPF_IDLE_IN or FS_BPF_PUT_IN; 0: none */
+	__u32 flags;
+	__s64 runtime;
+};
+
 #endif
