@@ -132,7 +132,7 @@ static struct fs_source *open_source(struct fs_trace *t,
 		t->src = ops->open(t->p, caps);
 		if (t->src || name || !ops->fallback)
 			return t->src;
-		fs_debug("source %s cannot read this kernel: trying the next",
+		fs_debug("source %s could not open: trying the next",
 			 ops->name);
 	}
 	t->ops = NULL;

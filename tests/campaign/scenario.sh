@@ -339,7 +339,7 @@ skip() {
 	n=$((n + 1))
 	echo "ok $n - seed $seed cpu$2 $1: $3 # SKIP $4"
 }
-# The stock kernel: no server events (the tool reads kprobes).
+# The stock kernel: no server events (the tool reads BPF or kprobes).
 stock=
 stock_kernel && stock=1
 

@@ -219,6 +219,51 @@ rtla fairsrv hist -c 1 -d 1s --source kprobe -t /tmp/kp.trace -e nosuch:event \
 check "an error after the probes were made: exit 1 ($?)" test $? = 1
 check "... and leaves nothing" clean
 
+# The BPF source cannot open (here: an address-space limit leaves no
+# room to map its ring, 2 x 16 MiB; a kernel may refuse its programs):
+# auto goes on to kprobes, says why with -D only, and the run is whole.
+if [ -e build/bpf/fairsrv.skel.h ] && [ $series = 0 ] &&
+   [ -z "${RTLA_NO_BPF:-}" ]; then
+	(ulimit -v 25000 && exec rtla fairsrv hist -c 1 -d 1s) \
+		> /tmp/fb.out 2> /tmp/fb.err
+	rc=$?
+	(ulimit -v 25000 && exec rtla fairsrv hist -c 1 -d 1s -D) \
+		> /dev/null 2> /tmp/fbd.err
+	check "BPF unable: auto runs on kprobes, exit 0 ($rc), nothing on stderr" \
+		test "$rc" = 0 -a ! -s /tmp/fb.err
+	check "... the histogram says kprobes" grep -q '^# Source: kprobes' /tmp/fb.out
+	check "... -D says why BPF was passed over" \
+		grep -q 'source bpf could not open: trying the next' /tmp/fbd.err
+	grep 'source bpf' /tmp/fbd.err | sed 's/^/# /'
+	sed 's/^/# stderr: /' /tmp/fb.err
+	check "... and leaves nothing" clean
+fi
+
+# The BPF source's programs and maps live as long as its descriptors:
+# every way it ends, SIGKILL included, leaves nothing.
+if [ -e build/bpf/fairsrv.skel.h ]; then
+	rtla fairsrv hist -c 1 -d 1s --source bpf > /tmp/bpf.out 2>&1
+	check "bpf: -d expiry: exit 0 ($?)" test $? = 0
+	check "bpf: the histogram names what the source cannot see" \
+		grep -q '^# Source: BPF' /tmp/bpf.out
+	check "bpf: -d expiry leaves nothing" clean
+	for sig in INT TERM KILL; do
+		rtla fairsrv top -c 1 -q --source bpf > /dev/null 2>&1 &
+		pid=$!
+		collecting $pid
+		kill -$sig $pid
+		wait $pid
+		rc=$?
+		[ $sig = KILL ] || check "bpf: SIG$sig: exit 0 ($rc)" test $rc = 0
+		check "bpf: SIG$sig leaves nothing" clean
+	done
+	rtla fairsrv hist -c 1 -d 1s --source bpf -t /tmp/bpf.trace \
+		-e nosuch:event > /dev/null 2> /tmp/err.out
+	check "bpf: an error after the programs were loaded: exit 1 ($?)" \
+		test $? = 1
+	check "bpf: ... and leaves nothing" clean
+fi
+
 # A kernel without BTF: what is missing, in one line.
 mkdir -p /tmp/nobtf
 mount --bind /tmp/nobtf /sys/kernel/btf

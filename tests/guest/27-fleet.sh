@@ -12,7 +12,8 @@
 # oracle: their 99th percentile must fall within the width of the bucket
 # of histogram_quantile's estimate, their rate within 10% of the boosts'.
 # Then SIGTERM (systemctl stop), sched_rt_runtime_us = -1, and a purge.
-# On the stock kernel the service takes the kprobe source (--source auto).
+# On the stock kernel the service takes the BPF source (--source auto;
+# kprobes where BPF is not built).
 # stock: yes
 . "$(dirname "$0")/lib.sh"
 if stock_kernel; then

@@ -271,7 +271,7 @@ collecting() {
 # says what is left otherwise. The BPF source's programs hold its maps:
 # with no map of its object left, none of its programs is.
 clean() {
-	local left en probes maps
+	local left en probes maps i
 	left=$(ls $T/instances | grep -c rtla_fairsrv)
 	en=$(cat $T/events/sched/sched_dl_*/enable \
 		$T/events/sched/sched_fair_starve_*/enable \
@@ -281,7 +281,13 @@ clean() {
 		$T/events/sched/sched_migrate_task/enable \
 		$T/events/cpuhp/cpuhp_enter/enable 2>/dev/null | grep -vc 0)
 	probes=$(grep -c rtla_fairsrv $T/dynamic_events)
-	maps=$(bpftool map show | grep -c 'name fairsrv_')
+	# The kernel frees a program, then its maps, after an RCU grace
+	# period once the last descriptor is closed: give it 5 s.
+	for ((i = 0; i < 50; i++)); do
+		maps=$(bpftool map show | grep -c 'name fairsrv_')
+		[ "$maps" = 0 ] && break
+		sleep 0.1
+	done
 	[ "$left" = 0 ] && [ "$en" = 0 ] && [ "$probes" = 0 ] &&
 		[ "$maps" = 0 ] && return 0
 	echo "# left: $left instances, $en events enabled at the top level, $probes probes, $maps BPF maps"
