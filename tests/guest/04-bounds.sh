@@ -18,6 +18,12 @@ check "period < 100 us is refused (EINVAL)" refused 3 period 99999
 check "period > ~4 s (4194304001 ns) is refused (EINVAL)" refused 3 period 4194304001
 check "non-numeric runtime is refused (EINVAL)" refused 3 runtime abc
 
+# While CPU 2's server has a 100 us period, a replenishment may come a
+# whole period late under TCG (a timer's lateness there is longer): the
+# kernel says so once (kernel/UPSTREAM.md). Seen once in a clean-clone
+# make check (2026-12-05).
+known_report "sched: DL replenish lagged too much" \
+	"a 100 us period, shorter than the guest's timer latency"
 check "runtime 100 us (period 100 us) accepted" fs_set 2 100000 100000
 check "reads back 100000/100000" \
 	test "$(cat $FS/cpu2/runtime)/$(cat $FS/cpu2/period)" = 100000/100000
