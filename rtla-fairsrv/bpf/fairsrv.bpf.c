@@ -39,7 +39,9 @@ __u32 untold[FS_BPF_MAX_CPUS];
  * stop (derive.h takes the first start after a stop; every fair enqueue
  * calls dl_server_start()), and the entry of an idle charge that found
  * runtime left (sent with its return only if the charge used it up). A
- * loss forgets the starts: they were sent in an older generation.
+ * loss forgets the starts: they were sent in an older generation; so
+ * does a CPU's hotplug, as derive.h does. Sending a start derive.h does
+ * not need is harmless; leaving out one it needs is not.
  */
 __u32 generation;
 __u32 started[FS_BPF_MAX_CPUS];
@@ -384,8 +386,14 @@ int BPF_PROG(sched_migrate_task, struct task_struct *p, int dest_cpu)
 SEC("tp_btf/cpuhp_enter")
 int BPF_PROG(cpuhp_enter, unsigned int cpu, int target)
 {
-	struct fs_bpf_rec *r = reserve(FS_BPF_HOTPLUG, cpu);
+	struct fs_bpf_rec *r;
 
+	/* derive.h forgets a CPU that comes back: so does this side. */
+	if (cpu < FS_BPF_MAX_CPUS) {
+		started[cpu] = 0;
+		idle_entry[cpu].type = 0;
+	}
+	r = reserve(FS_BPF_HOTPLUG, cpu);
 	if (!r)
 		return 0;
 	r->hp.target = target;
