@@ -162,19 +162,27 @@ for src in "${stock_sources[@]}"; do
 	probes=
 done
 
-# A CPU that goes offline under load and comes back: the waits there end,
-# no transition is invalid, the time offline is counted.
+# A CPU that goes offline under load and comes back: the wait open there
+# ends as it goes down, no transition is invalid, the time offline is
+# counted. The fair task's own clock is the oracle: a wait the tool kept
+# open through the 2 s offline would be longer than any gap it saw.
 rtla fairsrv hist -c 1-3 -H 0 --source kprobe --json > /tmp/off.json 2> /tmp/off.err &
 tool=$!
 collecting $tool
-hog 2 4
-# At the default 50 ms / 1 s the server serves the fair task from about
-# 0.95 s to 1 s into the hog, then it waits until about 1.95 s: offline
-# in the middle of that wait, where one is open for sure (at 1 s, the
-# offline once came while the fair task was being served).
-sleep 1.5
+rm -f /tmp/off-rt.ready /tmp/off-fair.ready
+rt-probe -c 2 -d 6 -R /tmp/off-rt.ready > /dev/null &
+probes+=" $!"
+fair-probe -c 2 -d 6 -R /tmp/off-fair.ready > /tmp/off.fair &
+fair=$!
+probes+=" $fair"
+wait_files "the load on CPU 2" /tmp/off-rt.ready /tmp/off-fair.ready
+# Offline right after the server has served the fair task: at the default
+# 50 ms / 1 s its next wait has just begun and lasts most of a second.
+# (Where the server stands in its period when the hog comes depends on
+# what the fair task ran before, so no fixed delay finds a wait.)
+just_starved "$fair"
 echo 0 > /sys/devices/system/cpu/cpu2/online
-sleep 1
+sleep 2
 echo 1 > /sys/devices/system/cpu/cpu2/online
 wait $probes
 probes=
@@ -186,10 +194,13 @@ check "CPU 2 offline and back, kprobe source: exit 0 ($rc)" test $rc = 0
 check "CPU 2: no invalid transition ($(jcpu /tmp/off.json 2 invalid))" \
 	test "$(jcpu /tmp/off.json 2 invalid)" = 0
 check "CPU 2: time offline counted ($(jcpu /tmp/off.json 2 offline_ns) ns)" \
-	test "$(jcpu /tmp/off.json 2 offline_ns)" -gt 500000000
-ends=$(grep -o '{"cpu":2,"state.*' /tmp/off.json | grep -o '"ends":{[^}]*}' | head -n 1)
-check "CPU 2: the waits there ended as it went down ($ends)" \
-	grep -qE '"left":[1-9]|"offline":[1-9]' <<< "$ends"
+	test "$(jcpu /tmp/off.json 2 offline_ns)" -gt 1500000000
+smax=$(jcpu /tmp/off.json 2 starvation max_ns)
+fmax=$(val gap_max_ns /tmp/off.fair)
+echo "# CPU 2 $(grep -o '{"cpu":2,"state.*' /tmp/off.json | grep -o '"ends":{[^}]*}' | head -n 1)"
+check "CPU 2: starved at all ($smax ns)" test "${smax:-0}" -gt 0
+check "CPU 2: the wait ended as it went down: longest starvation $smax ns <= the fair-probe's longest gap $fmax ns + 2 ms" \
+	test "${smax:-0}" -le $((${fmax:-0} + 2000000))
 
 # Every way out of a kprobe run leaves no probe, instance or event.
 rtla fairsrv hist -c 1 -d 1s --source kprobe > /tmp/kp.out 2>&1

@@ -183,6 +183,29 @@ hog() {
 	wait_files "the load on CPU $1" $r $f
 }
 
+# just_starved PID: return once task PID has run and then stopped running
+# while runnable: its run time (schedstat's first field) grew between two
+# looks, then stood still while its wait time (the second) grew. On a
+# hogged CPU that is the start of a wait the server ends only a period
+# later. Fails after 10 s without one.
+just_starved() {
+	local i run wait prun pwait ran=
+	read -r prun pwait _ < /proc/$1/schedstat || return 1
+	for ((i = 0; i < 1000; i++)); do
+		sleep 0.01
+		read -r run wait _ < /proc/$1/schedstat || return 1
+		if [ "$run" -gt "$prun" ]; then
+			ran=1
+		elif [ -n "$ran" ] && [ "$wait" -gt "$pwait" ]; then
+			return 0
+		fi
+		prun=$run
+		pwait=$wait
+	done
+	echo "# task $1 was not served then starved within 10 s" >&2
+	return 1
+}
+
 # spin_then_hog CPU: for a CPU whose server is disabled, a fair task that
 # spins in user space, then a FIFO rt-probe that takes the CPU from it
 # (for 300 s: the debug kernel is slow; kill both when done). The fair
