@@ -110,12 +110,18 @@ say(const struct fs_params *p, const char *fmt, ...)
 		fs_debug("source bpf: %s", buf);
 }
 
+/* Whether the environment variable @name is set, and not to "0". */
+static bool env_set(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0");
+}
+
 /* Built, not turned off by RTLA_NO_BPF, and the kernel has BTF. */
 static bool bpf_usable(void)
 {
-	const char *no = getenv("RTLA_NO_BPF");
-
-	if (no && *no && strcmp(no, "0"))
+	if (env_set("RTLA_NO_BPF"))
 		return false;
 	return !access("/sys/kernel/btf/vmlinux", R_OK);
 }
@@ -188,6 +194,10 @@ static int configure(struct bpf_source *b, int idle)
 			say(b->p, "cannot configure the program %s", name);
 			return -1;
 		}
+	}
+	if (env_set("RTLA_FAIRSRV_BPF_EMPTY")) {
+		fs_err("RTLA_FAIRSRV_BPF_EMPTY: the BPF programs attach and record nothing (a benchmark's floor)");
+		b->skel->rodata->empty = true;
 	}
 	if (bpf_map__set_max_entries(b->skel->maps.records, ring_size(b->p))) {
 		say(b->p, "cannot size the BPF ring buffer");

@@ -20,7 +20,11 @@
 #                           "whatif": hist --what-if (the load recorded
 #                           from the scheduler's events too), and where
 #                           the BPF source is built, "bserver", "bpf" and
-#                           "bwhatif": those three with --source bpf; with
+#                           "bwhatif": those three with --source bpf,
+#                           and "bempty-server" and "bempty": the first two
+#                           with the programs attached but returning at
+#                           once (RTLA_FAIRSRV_BPF_EMPTY=1), the floor of
+#                           any BPF at those attachment points; with
 #                           no-record-cmd, the top-level option record-cmd
 #                           is off first (an enabled event in any instance
 #                           otherwise records comms at every switch)
@@ -69,4 +73,8 @@ for ((i = 0; i < rounds; i++)); do
 	with bserver --source bpf --server-only
 	with bpf --source bpf
 	with bwhatif hist --source bpf --what-if 20ms/100ms
+	export RTLA_FAIRSRV_BPF_EMPTY=1
+	with bempty-server --source bpf --server-only
+	with bempty --source bpf
+	unset RTLA_FAIRSRV_BPF_EMPTY
 done
