@@ -33,8 +33,16 @@ enum need {
 	NEED_SERVER,		/* the server, on every kernel */
 	NEED_IDLE_RQ,		/* 6.12: idle time charged to a CPU's server */
 	NEED_IDLE_SE,		/* later: to each server of the CPU */
+	NEED_STOP_PROBE,	/* before 7.1: the server's stop, by kprobe */
+	NEED_STOP_TP,		/* 7.1+: by upstream's sched_dl_server_stop_tp */
 	NEED_STARVATION,	/* fair starvation and the what-if's load */
 	NEED_HOTPLUG,
+};
+
+/* What the running kernel has, from its BTF. */
+struct kernel_has {
+	enum need idle;		/* NEED_IDLE_RQ or NEED_IDLE_SE */
+	bool stop_tp;		/* upstream's sched_dl_server_stop_tp */
 };
 
 /* The programs, by name, and what each is for. */
@@ -44,7 +52,8 @@ static const struct prog_def {
 	const char *kprobe;	/* attach as a kprobe on this function's entry */
 } prog_defs[] = {
 	{ "server_start",	NEED_SERVER,		NULL },
-	{ "server_stop",	NEED_SERVER,		"dl_server_stop" },
+	{ "server_stop",	NEED_STOP_PROBE,	"dl_server_stop" },
+	{ "server_stop_tp",	NEED_STOP_TP,		NULL },
 	{ "timer_start",	NEED_SERVER,		NULL },
 	{ "replenish",		NEED_SERVER,		NULL },
 	{ "timer_fired",	NEED_SERVER,		NULL },
@@ -126,11 +135,15 @@ static bool bpf_usable(void)
 	return !access("/sys/kernel/btf/vmlinux", R_OK);
 }
 
-/* How this kernel charges idle time to the server; -1 if it has none. */
-static int idle_need(const struct fs_params *p)
+/*
+ * Fill @k from the kernel's BTF: how it charges idle time to the server,
+ * and whether it has upstream's tracepoints. -1 if it has no fair server
+ * this source can read.
+ */
+static int kernel_has(const struct fs_params *p, struct kernel_has *k)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
-	int need = -1;
+	int ret = 0;
 
 	if (!btf) {
 		say(p, "cannot read the kernel's BTF: %s", strerror(errno));
@@ -138,19 +151,24 @@ static int idle_need(const struct fs_params *p)
 	}
 	if (btf__find_by_name_kind(btf, "dl_server_update_idle_time",
 				   BTF_KIND_FUNC) > 0)
-		need = NEED_IDLE_RQ;
+		k->idle = NEED_IDLE_RQ;
 	else if (btf__find_by_name_kind(btf, "dl_server_update_idle",
 					BTF_KIND_FUNC) > 0)
-		need = NEED_IDLE_SE;
+		k->idle = NEED_IDLE_SE;
 	else
+		ret = -1;
+	if (ret)
 		say(p, "the kernel's BTF has neither dl_server_update_idle_time nor dl_server_update_idle: no fair server this tool can read");
+	/* A tracepoint's BTF is the typedef of what a tp_btf program gets. */
+	k->stop_tp = btf__find_by_name_kind(btf,
+			"btf_trace_sched_dl_server_stop_tp", BTF_KIND_TYPEDEF) > 0;
 	btf__free(btf);
-	return need;
+	return ret;
 }
 
-/* Whether program @d is loaded for this run on a kernel of @idle. */
+/* Whether program @d is loaded for this run on a kernel with @k. */
 static bool wanted(const struct fs_params *p, const struct prog_def *d,
-		   int idle)
+		   const struct kernel_has *k)
 {
 	switch (d->need) {
 	case NEED_SERVER:
@@ -158,7 +176,11 @@ static bool wanted(const struct fs_params *p, const struct prog_def *d,
 		return true;
 	case NEED_IDLE_RQ:
 	case NEED_IDLE_SE:
-		return (int)d->need == idle;
+		return d->need == k->idle;
+	case NEED_STOP_PROBE:
+		return !k->stop_tp;
+	case NEED_STOP_TP:
+		return k->stop_tp;
 	case NEED_STARVATION:
 		return !p->server_only;
 	}
@@ -178,7 +200,7 @@ static __u32 ring_size(const struct fs_params *p)
 }
 
 /* Pick the programs this kernel and run need, and size the ring. */
-static int configure(struct bpf_source *b, int idle)
+static int configure(struct bpf_source *b, const struct kernel_has *k)
 {
 	struct bpf_program *prog;
 	unsigned int i;
@@ -189,7 +211,7 @@ static int configure(struct bpf_source *b, int idle)
 
 		for (i = 0; i < NR_PROGS; i++)
 			if (!strcmp(name, prog_defs[i].name))
-				load = wanted(b->p, &prog_defs[i], idle);
+				load = wanted(b->p, &prog_defs[i], k);
 		if (bpf_program__set_autoload(prog, load)) {
 			say(b->p, "cannot configure the program %s", name);
 			return -1;
@@ -311,7 +333,7 @@ static struct fs_source *bpf_open(const struct fs_params *p,
 				  struct fs_trace_caps *caps)
 {
 	struct bpf_source *b = calloc(1, sizeof(*b));
-	int idle;
+	struct kernel_has k;
 
 	if (!b) {
 		fs_err("out of memory");
@@ -319,15 +341,14 @@ static struct fs_source *bpf_open(const struct fs_params *p,
 	}
 	b->p = p;
 	fs_libbpf_quiet();
-	idle = idle_need(p);
-	if (idle < 0)
+	if (kernel_has(p, &k))
 		goto fail;
 	b->skel = fairsrv_bpf__open();
 	if (!b->skel) {
 		say(p, "cannot open the BPF programs: %s", strerror(errno));
 		goto fail;
 	}
-	if (configure(b, idle))
+	if (configure(b, &k))
 		goto fail;
 	if (fairsrv_bpf__load(b->skel)) {
 		say(p, "the kernel refused the BPF programs (%s): run with -D for the verifier's words",
@@ -350,8 +371,9 @@ static struct fs_source *bpf_open(const struct fs_params *p,
 	caps->hotplug = true;
 	caps->params = false;
 	caps->note = "BPF on a kernel without the series: parameter writes (params, refused) are not seen";
-	fs_debug("source bpf: %s idle charge, ring of %u kB",
-		 idle == NEED_IDLE_RQ ? "per-rq" : "per-server",
+	fs_debug("source bpf: %s idle charge, stop by %s, ring of %u kB",
+		 k.idle == NEED_IDLE_RQ ? "per-rq" : "per-server",
+		 k.stop_tp ? "tracepoint" : "kprobe",
 		 ring_size(p) >> 10);
 	return (struct fs_source *)b;
 fail:

@@ -250,11 +250,26 @@ int BPF_PROG(server_start, struct sched_dl_entity *se)
 	return observe(FS_BPF_START, se, 0, false);
 }
 
-/* On the symbol user space finds: its .part copy if it has one. */
+/*
+ * Before 7.1, a kprobe: compilers inline dl_server_stop() into some of
+ * its callers and split a copy off for the others, which user space
+ * finds (its .part copy if it has one).
+ */
 SEC("kprobe")
 int BPF_KPROBE(server_stop, struct sched_dl_entity *se)
 {
 	return observe(FS_BPF_STOP, se, 0, true);
+}
+
+/*
+ * 7.1 and later: upstream's bare tracepoint in dl_server_stop(), which
+ * sees what the kprobe saw (on entry, the server still active), wherever
+ * the compiler put the function, and only the calls that stop it.
+ */
+SEC("tp_btf/sched_dl_server_stop_tp")
+int BPF_PROG(server_stop_tp, struct sched_dl_entity *se, int cpu, __u8 type)
+{
+	return observe(FS_BPF_STOP, se, 0, false);
 }
 
 SEC("fexit/start_dl_timer")
