@@ -279,11 +279,22 @@ static void lost_everywhere(struct run *run, const struct fs_event *ev)
 static void feed(void *ctx, const struct fs_event *ev)
 {
 	struct run *run = ctx;
+	struct fs_event at_end;
 
-	/* The kernel went on while the tool read its last events. */
+	/*
+	 * The kernel went on while the tool read its last events. A loss
+	 * is told with the next record that found room, which may come
+	 * after the end, while what was lost came before it: it is told
+	 * at the end.
+	 */
 	if (run->end_ns && ev->ts > run->end_ns) {
-		run->after_end++;
-		return;
+		if (ev->type != FS_EV_LOST) {
+			run->after_end++;
+			return;
+		}
+		at_end = *ev;
+		at_end.ts = run->end_ns;
+		ev = &at_end;
 	}
 	/* Events read: not the tool's marks (the tasks found at start too). */
 	if (!fs_ev_is(ev->type, FS_KIND_MARK))
