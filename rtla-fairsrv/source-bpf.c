@@ -101,6 +101,8 @@ struct bpf_source {
 	fs_sink_fn sink;
 	void *ctx;
 	int err;
+	bool stopped;		/* recording is off: the last collect() */
+	uint64_t last_ts;	/* the newest record taken */
 };
 
 /* An error line when --source bpf asked for it, else a debug line. */
@@ -276,6 +278,8 @@ static int take(void *ctx, void *data, size_t size)
 		if (b->sink(b->ctx, &mark))
 			goto fail;
 	}
+	if (r->ts > b->last_ts)
+		b->last_ts = r->ts;
 	memset(&ev, 0, sizeof(ev));
 	ev.type = ev_of[r->type];
 	ev.cpu = r->cpu;
@@ -413,6 +417,26 @@ static int bpf_start(struct fs_source *s, struct tracefs_instance *rec,
 	return 0;
 }
 
+/*
+ * Once recording is off, tell each CPU of the records it had no room for
+ * and made none after: a loss is told with that CPU's next record, and
+ * there will be none.
+ */
+static int untold_losses(struct bpf_source *b)
+{
+	struct fs_event mark = { .type = FS_EV_LOST, .ts = b->last_ts };
+	int cpu;
+
+	for (cpu = 0; cpu < b->p->nr_cpus && cpu < FS_BPF_MAX_CPUS; cpu++) {
+		mark.lost = __atomic_exchange_n(&b->skel->bss->untold[cpu], 0,
+						__ATOMIC_ACQ_REL);
+		mark.cpu = cpu;
+		if (mark.lost && b->sink(b->ctx, &mark))
+			return -1;
+	}
+	return 0;
+}
+
 /* Hand what the ring holds now to @sink. */
 static int bpf_collect(struct fs_source *s, fs_sink_fn sink, void *ctx)
 {
@@ -429,7 +453,7 @@ static int bpf_collect(struct fs_source *s, fs_sink_fn sink, void *ctx)
 		fs_err("cannot read the BPF ring buffer: %s", strerror(-n));
 		return -1;
 	}
-	return 0;
+	return b->stopped ? untold_losses(b) : 0;
 }
 
 /* Stop recording; what the ring holds is still collected. */
@@ -438,6 +462,7 @@ static int bpf_stop(struct fs_source *s)
 	struct bpf_source *b = (struct bpf_source *)s;
 
 	__atomic_store_n(&b->skel->bss->recording, 0, __ATOMIC_RELEASE);
+	b->stopped = true;
 	return 0;
 }
 
