@@ -136,21 +136,49 @@ else
 	sed 's/^/# /' /tmp/ev.err
 fi
 
-# Lost events: a 4 kB buffer under FIFO/fair load on CPUs 1-2 and a
-# FIFO/fair ping-pong between CPUs 3 and 0, whose server starts and stops
-# at every round trip (hog pairs alone did not always fill a page in the
-# 0.6 s left after the probes' setup); they are reported, and every CPU's
-# model is told (its lost marks).
-# The BPF source's ring is as small as the kernel allows (64 kB).
+# Lost events: the tool is stopped (SIGSTOP) under FIFO/fair load on
+# CPUs 1-2 and a FIFO/fair ping-pong between CPUs 3 and 0, until the
+# kernel says that each of CPUs 1-3 had a record with no room for it: the
+# kprobe source's 4 kB buffers overran (their per-CPU stats), the BPF
+# source's ring (as small as the kernel allows, 64 kB) dropped (the
+# programs' own count). How fast the load fills them depends on the
+# emulator; waiting for the kernel's word does not. Then the losses are
+# reported, and every CPU's model is told (its lost marks).
+# full_cpu PID SOURCE CPU: the kernel had no room for a record of CPU.
+full_cpu() {
+	local n
+
+	if [ "$2" = bpf ]; then
+		n=$(bpf_dropped "$1" "$3")
+	else
+		n=$(sed -n 's/^overrun: //p' \
+			"$T/instances/rtla_fairsrv_$1/per_cpu/cpu$3/stats")
+	fi
+	[ "${n:-0}" -gt 0 ]
+}
 for src in "${stock_sources[@]}"; do
-	hog 1 6; hog 2 6
+	hog 1 120; hog 2 120
 	pingpong -a 3 -b 0 -r -n 100000000 > /dev/null &
 	pp=$!
-	rtla fairsrv hist -c 1-3 -H 0 -d 3s --source $src --trace-buffer-size 4 \
-		--json > /tmp/lost.json 2> /tmp/lost.err
+	rtla fairsrv hist -c 1-3 -H 0 --source $src --trace-buffer-size 4 \
+		--json > /tmp/lost.json 2> /tmp/lost.err &
+	tool=$!
+	collecting $tool
+	kill -STOP $tool
+	for ((i = 0; i < 600; i++)); do
+		full_cpu $tool $src 1 && full_cpu $tool $src 2 &&
+			full_cpu $tool $src 3 && break
+		sleep 0.1
+	done
+	check "$src source: the kernel had no room on CPUs 1-3 within 60 s" \
+		test $i -lt 600
+	kill -CONT $tool
+	kill -INT $tool
+	wait $tool
 	rc=$?
-	kill $pp
-	wait $pp 2> /dev/null
+	kill $pp $probes
+	wait $pp $probes 2> /dev/null
+	probes=
 	lost=$(jget /tmp/lost.json '"lost":')
 	check "lost events, $src source: exit 0 ($rc), reported ($lost)" \
 		test "$rc" = 0 -a "${lost:-0}" -gt 0
@@ -158,8 +186,6 @@ for src in "${stock_sources[@]}"; do
 		test "$(jcpu /tmp/lost.json 1 lost_marks)" -gt 0 -a \
 		"$(jcpu /tmp/lost.json 2 lost_marks)" -gt 0 -a \
 		"$(jcpu /tmp/lost.json 3 lost_marks)" -gt 0
-	wait $probes
-	probes=
 done
 
 # A CPU that goes offline under load and comes back: the wait open there

@@ -259,6 +259,23 @@ bpf_recording() {
 	return 1
 }
 
+# bpf_dropped PID CPU: how many records rtla PID's BPF programs on CPU had
+# no room for in their ring (the "dropped" array of their .bss); empty if
+# it has no such map.
+bpf_dropped() {
+	local f id
+
+	for f in /proc/$1/fdinfo/*; do
+		id=$(sed -n 's/^map_id:[[:space:]]*//p' "$f" 2>/dev/null)
+		[ -n "$id" ] || continue
+		bpftool map dump id "$id" 2>/dev/null | tr -d ' \n' |
+			grep -o '"dropped":\[[0-9,]*\]' |
+			awk -F'[][,]' -v i=$(($2 + 2)) '{ print $i; exit }' |
+			grep . && return 0
+	done
+	return 1
+}
+
 # collecting PID: wait until the rtla fairsrv process PID records, that is
 # until its instance has tracing on and the last of its events enabled.
 # The tool enables the server's events, turns tracing on, then the
