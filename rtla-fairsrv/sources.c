@@ -53,7 +53,7 @@ void fs_print_version(void)
 #ifdef FS_HAVE_BPF
 	       ""
 #else
-	       " (built without the BPF source: no clang or bpftool)"
+	       " (built without the BPF source: no clang or bpftool, or NO_BPF=1)"
 #endif
 	       );
 }
