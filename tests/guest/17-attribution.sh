@@ -19,6 +19,14 @@ rtla fairsrv hist -c 1-2 -H 0 > /tmp/at.txt 2>&1 &
 text=$!
 check "rtla fairsrv starts collecting (twice)" \
 	bash -c "source tests/guest/lib.sh; collecting $tool && collecting $text"
+# rt-gamma: 30 ms of every 200 ms, above rt-beta. It runs before the
+# others start and until the tools stop, so that every episode on CPU 2
+# (about 950 ms each, the longest by a hair) meets it: started with the
+# others, under the emulator it once began after the longest episode.
+rm -f /tmp/gamma.ready
+/tmp/rt-gamma -c 2 -d $((secs * 10)) -p 60 -C 30/200 -R /tmp/gamma.ready > /dev/null &
+gamma=$!
+wait_files "rt-gamma" /tmp/gamma.ready
 /tmp/rt-alpha -c 1 -d $secs > /dev/null &
 probes+=" $!"
 /tmp/fair-one -c 1 -d $secs > /dev/null &
@@ -27,14 +35,13 @@ probes+=" $!"
 probes+=" $!"
 /tmp/fair-two -c 2 -d $secs > /dev/null &
 probes+=" $!"
-# rt-gamma: 30 ms of every 200 ms, above rt-beta.
-/tmp/rt-gamma -c 2 -d $secs -p 60 -C 30/200 > /dev/null &
-probes+=" $!"
 wait $probes
 kill -INT $tool $text
 wait $tool
 rc=$?
 wait $text
+kill $gamma
+wait $gamma
 check "rtla fairsrv hist --json exits 0 on SIGINT (got $rc)" test $rc = 0
 [ -s /tmp/at.err ] && sed 's/^/# stderr: /' /tmp/at.err
 
