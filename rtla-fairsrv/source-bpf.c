@@ -157,10 +157,10 @@ static int kernel_has(const struct fs_params *p, struct kernel_has *k)
 	else if (btf__find_by_name_kind(btf, "dl_server_update_idle",
 					BTF_KIND_FUNC) > 0)
 		k->idle = NEED_IDLE_SE;
-	else
-		ret = -1;
-	if (ret)
+	else {
 		say(p, "the kernel's BTF has neither dl_server_update_idle_time nor dl_server_update_idle: no fair server this tool can read");
+		ret = -1;
+	}
 	/* A tracepoint's BTF is the typedef of what a tp_btf program gets. */
 	k->stop_tp = btf__find_by_name_kind(btf,
 			"btf_trace_sched_dl_server_stop_tp", BTF_KIND_TYPEDEF) > 0;
