@@ -245,35 +245,29 @@ enabled() {
 	[ "$(cat "$1/events/$2/enable" 2>/dev/null)" = 1 ]
 }
 
-# bpf_recording PID: whether rtla PID's BPF source records: one of the
-# maps it holds open is its programs' .bss, with "recording" set.
-bpf_recording() {
+# bpf_maps PID: what bpftool dumps of each BPF map process PID holds open,
+# one after the other.
+bpf_maps() {
 	local f id
 
 	for f in /proc/$1/fdinfo/*; do
 		id=$(sed -n 's/^map_id:[[:space:]]*//p' "$f" 2>/dev/null)
-		[ -n "$id" ] || continue
-		bpftool map dump id "$id" 2>/dev/null |
-			grep -q '"recording": 1' && return 0
+		[ -n "$id" ] && bpftool map dump id "$id" 2>/dev/null
 	done
-	return 1
+}
+
+# bpf_recording PID: whether rtla PID's BPF source records: one of the
+# maps it holds open is its programs' .bss, with "recording" set.
+bpf_recording() {
+	bpf_maps "$1" | grep -q '"recording": 1'
 }
 
 # bpf_dropped PID CPU: how many records rtla PID's BPF programs on CPU had
 # no room for in their ring (the "dropped" array of their .bss); empty if
 # it has no such map.
 bpf_dropped() {
-	local f id
-
-	for f in /proc/$1/fdinfo/*; do
-		id=$(sed -n 's/^map_id:[[:space:]]*//p' "$f" 2>/dev/null)
-		[ -n "$id" ] || continue
-		bpftool map dump id "$id" 2>/dev/null | tr -d ' \n' |
-			grep -o '"dropped":\[[0-9,]*\]' |
-			awk -F'[][,]' -v i=$(($2 + 2)) '{ print $i; exit }' |
-			grep . && return 0
-	done
-	return 1
+	bpf_maps "$1" | tr -d ' \n' | grep -o '"dropped":\[[0-9,]*\]' |
+		awk -F'[][,]' -v i=$(($2 + 2)) '{ print $i; exit }'
 }
 
 # collecting PID: wait until the rtla fairsrv process PID records, that is
