@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Lost events are reported, never hidden. The servers of CPUs 1-3 run at
 # 50 us every 100 us under FIFO and fair load; rtla fairsrv hist reads a
-# 4 kB per-CPU buffer and is stopped (SIGSTOP) for 3 s, so the buffers
-# must overflow. A reference instance with a large buffer counts what the
+# 4 kB per-CPU buffer and is stopped (SIGSTOP) until the kernel says
+# its buffers overflowed (their per-CPU overrun). A reference instance with a large buffer counts what the
 # kernel wrote meanwhile (its per-CPU "entries" and "overrun" stats). The
 # load ends while the tool is stopped; the tool's own buffers' overrun
 # counters, read then, are what it must report as lost (a little more:
@@ -21,18 +21,21 @@ for cpu in 1 2 3; do
 	hog $cpu 30
 done
 
-# overflow OUT ERR ARGS...: run rtla fairsrv hist ARGS with 4 kB buffers,
-# stop it (SIGSTOP) for 3 s while the load runs, end the load, note each
-# buffer's overrun counter (overrun_of[CPU]), then let it go on and stop
-# it with SIGINT; its exit status in rc.
+# overflow OUT ERR CPUS ARGS...: run rtla fairsrv hist ARGS with 4 kB
+# buffers, stop it (SIGSTOP) while the load runs until the buffers of
+# CPUS (a list) overran, end the load, note each buffer's overrun counter
+# (overrun_of[CPU]), then let it go on and stop it with SIGINT; its exit
+# status in rc.
 overflow() {
-	local out=$1 err=$2 f tool
-	shift 2
+	local out=$1 err=$2 full=$3 f tool
+	shift 3
 	rtla fairsrv hist -H 0 --trace-buffer-size 4 "$@" > "$out" 2> "$err" &
 	tool=$!
 	check "rtla fairsrv hist ${*:+$* }starts collecting" collecting $tool
 	kill -STOP $tool
-	sleep 3
+	# shellcheck disable=SC2086 # $full is a list of CPUs
+	check "the buffers of CPUs $full overran within 60 s" \
+		wait_no_room $tool events $full
 	kill $probes 2> /dev/null
 	wait $probes 2> /dev/null
 	probes=
@@ -52,7 +55,7 @@ mkdir $ref || exit 1
 echo 8192 > $ref/buffer_size_kb
 echo 1 > $ref/events/sched/sched_dl_server_postpone/enable
 
-overflow /tmp/lost.out /tmp/lost.err
+overflow /tmp/lost.out /tmp/lost.err "1 2 3"
 overrun=0
 for cpu in "${!overrun_of[@]}"; do
 	overrun=$((overrun + overrun_of[cpu]))
@@ -84,7 +87,7 @@ fs_set 1 50000000 1000000000 || exit 1
 for cpu in 2 3; do
 	hog $cpu 30
 done
-overflow /tmp/lost2.json /tmp/lost2.err -c 1 --json
+overflow /tmp/lost2.json /tmp/lost2.err "2 3" -c 1 --json
 own=${overrun_of[1]:-}
 sed 's/^/# stderr: /' /tmp/lost2.err
 lost=$(jget /tmp/lost2.json '"lost":')

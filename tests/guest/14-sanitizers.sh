@@ -70,7 +70,7 @@ for sig in INT TERM; do
 done
 
 # Lost events: servers at 50 us every 100 us, a 4 kB buffer, and the tool
-# stopped for 2 s. The period is shorter than a timer's lateness under
+# stopped until both loaded CPUs' buffers overran. The period is shorter than a timer's lateness under
 # TCG, so the kernel may say once that a replenishment came a period late.
 known_report "sched: DL replenish lagged too much" \
 	"a 100 us period, shorter than the guest's timer latency"
@@ -82,7 +82,8 @@ $rtla fairsrv top -q --json --trace-buffer-size 4 > /tmp/san.out \
 pid=$!
 collecting $pid
 kill -STOP $pid
-sleep 2
+check "the buffers of CPUs 1 and 2 overran within 60 s" \
+	wait_no_room $pid events 1 2
 kill -CONT $pid
 kill -INT $pid
 wait $pid

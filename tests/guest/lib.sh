@@ -270,6 +270,38 @@ bpf_dropped() {
 		awk -F'[][,]' -v i=$(($2 + 2)) '{ print $i; exit }'
 }
 
+# no_room PID SOURCE CPU: the kernel had a record of CPU with no room for
+# it in rtla PID's buffers: the tracefs instance's per-CPU overrun for the
+# events and kprobe sources, the programs' own drop count for BPF.
+no_room() {
+	local n
+
+	if [ "$2" = bpf ]; then
+		n=$(bpf_dropped "$1" "$3")
+	else
+		n=$(sed -n 's/^overrun: //p' \
+			"$T/instances/rtla_fairsrv_$1/per_cpu/cpu$3/stats")
+	fi
+	[ "${n:-0}" -gt 0 ]
+}
+
+# wait_no_room PID SOURCE CPU...: poll, for up to 60 s, until no_room
+# holds on every CPU given; fails if it does not. How fast a load fills
+# a buffer depends on the emulator; the kernel's own count does not.
+wait_no_room() {
+	local pid=$1 src=$2 i cpu full
+	shift 2
+	for ((i = 0; i < 600; i++)); do
+		full=1
+		for cpu in "$@"; do
+			no_room "$pid" "$src" "$cpu" || { full=; break; }
+		done
+		[ -n "$full" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # collecting PID: wait until the rtla fairsrv process PID records, that is
 # until its instance has tracing on and the last of its events enabled.
 # The tool enables the server's events, turns tracing on, then the
