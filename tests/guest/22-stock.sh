@@ -144,18 +144,6 @@ fi
 # programs' own count). How fast the load fills them depends on the
 # emulator; waiting for the kernel's word does not. Then the losses are
 # reported, and every CPU's model is told (its lost marks).
-# full_cpu PID SOURCE CPU: the kernel had no room for a record of CPU.
-full_cpu() {
-	local n
-
-	if [ "$2" = bpf ]; then
-		n=$(bpf_dropped "$1" "$3")
-	else
-		n=$(sed -n 's/^overrun: //p' \
-			"$T/instances/rtla_fairsrv_$1/per_cpu/cpu$3/stats")
-	fi
-	[ "${n:-0}" -gt 0 ]
-}
 for src in "${stock_sources[@]}"; do
 	hog 1 120; hog 2 120
 	pingpong -a 3 -b 0 -r -n 100000000 > /dev/null &
@@ -165,13 +153,8 @@ for src in "${stock_sources[@]}"; do
 	tool=$!
 	collecting $tool
 	kill -STOP $tool
-	for ((i = 0; i < 600; i++)); do
-		full_cpu $tool $src 1 && full_cpu $tool $src 2 &&
-			full_cpu $tool $src 3 && break
-		sleep 0.1
-	done
 	check "$src source: the kernel had no room on CPUs 1-3 within 60 s" \
-		test $i -lt 600
+		wait_no_room $tool $src 1 2 3
 	kill -CONT $tool
 	kill -INT $tool
 	wait $tool
