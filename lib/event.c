@@ -2,6 +2,7 @@
 /*
  * The table of the events, and names of their fields' values, for output.
  */
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "event.h"
@@ -232,4 +233,34 @@ void fs_task_label(char *buf, size_t len, const struct fs_task *t)
 		snprintf(buf, len, "?");
 	else
 		snprintf(buf, len, "%s:%d", t->comm[0] ? t->comm : "?", t->pid);
+}
+
+/* The names of the server's flags, lowest bit first. */
+static const char *const flag_names[] = {
+	"active", "throttled", "armed", "running",
+};
+
+/*
+ * A server's event or observation @ev as one line of text, its fields as
+ * name=value and its own time last (the line may be written later than
+ * @ev happened). Returns what snprintf() returns.
+ */
+int fs_event_line(char *buf, size_t len, const struct fs_event *ev)
+{
+	char flags[48] = "";
+	size_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
+		if (ev->flags & (1u << i))
+			n += snprintf(flags + n, sizeof(flags) - n, "%s%s",
+				      n ? "|" : "", flag_names[i]);
+	return snprintf(buf, len,
+			"%s cpu=%d flags=%s runtime=%" PRId64 " deadline=%" PRIu64
+			" dl_runtime=%" PRIu64 " dl_period=%" PRIu64
+			" ret=%d ts=%" PRIu64 ".%09" PRIu64,
+			fs_ev_name(ev->type), ev->cpu, n ? flags : "0",
+			ev->runtime, ev->deadline, ev->dl_runtime,
+			ev->dl_period, ev->ret, ev->ts / 1000000000,
+			ev->ts % 1000000000);
 }

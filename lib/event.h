@@ -227,4 +227,7 @@ void fs_prio_label(char *buf, size_t len, int prio);
 /* A task as "comm:pid", or "?" when the kernel did not name it. */
 void fs_task_label(char *buf, size_t len, const struct fs_task *t);
 
+/* A server's event or observation as one line: name, fields, time. */
+int fs_event_line(char *buf, size_t len, const struct fs_event *ev);
+
 #endif
