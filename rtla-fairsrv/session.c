@@ -231,16 +231,20 @@ long long fs_trace_missed(struct fs_trace *t)
 
 /*
  * Stop collecting at @off (CLOCK_MONOTONIC), where the run's window
- * closes, and hand what is left to @sink.
+ * closes, and hand what is left to @sink. The -t instance records until
+ * then: a source may copy what it collects into it.
  */
 int fs_trace_stop(struct fs_trace *t, fs_sink_fn sink, void *ctx,
 		  uint64_t *off)
 {
+	int ret;
+
 	*off = fs_system_now();
 	t->ops->stop(t->src);
+	ret = t->ops->collect(t->src, sink, ctx);
 	if (t->rec && tracefs_trace_off(t->rec))
 		fs_err("cannot stop tracing in the -t instance");
-	return t->ops->collect(t->src, sink, ctx);
+	return ret;
 }
 
 /* Pause (@on false) or resume the recording of the -t instance. */
