@@ -101,6 +101,9 @@ struct bpf_source {
 	fs_sink_fn sink;
 	void *ctx;
 	int err;
+	/* The -t instance, whose trace gets a line per server record. */
+	struct tracefs_instance *rec;
+	unsigned long untraced;	/* lines it refused */
 	bool stopped;		/* recording is off: the last collect() */
 	uint64_t last_ts;	/* the newest record taken */
 };
@@ -260,6 +263,24 @@ static int attach(struct bpf_source *b)
 	return 0;
 }
 
+/*
+ * Copy the server's observation @ev into the -t trace as a line of its
+ * marker (the scheduler's events are there as themselves). The line is
+ * written when the ring is read, so it carries @ev's own time. The kernel
+ * refuses it while the recording is paused (an action runs), when the
+ * trace loses everything else too: -D counts them.
+ */
+static void to_trace(struct bpf_source *b, const struct fs_event *ev)
+{
+	char line[256];
+
+	if (!b->rec || !fs_ev_is(ev->type, FS_KIND_PROBE))
+		return;
+	fs_event_line(line, sizeof(line), ev);
+	if (tracefs_printf(b->rec, "rtla_fairsrv: %s\n", line) < 0)
+		b->untraced++;
+}
+
 /* Turn one record into events for the sink: a loss mark first, if any. */
 static int take(void *ctx, void *data, size_t size)
 {
@@ -308,6 +329,7 @@ static int take(void *ctx, void *data, size_t size)
 		ev.dl_runtime = r->srv.dl_runtime;
 		ev.dl_period = r->srv.dl_period;
 		ev.ret = r->srv.ret;
+		to_trace(b, &ev);
 		break;
 	}
 	if (!b->sink(b->ctx, &ev))
@@ -387,23 +409,27 @@ fail:
 
 /*
  * Start recording at @on = @all: every program sends from the same
- * moment. The -t instance @rec records the scheduler's own events beside
- * (the programs' records are not trace events).
+ * moment. The -t instance @rec records the scheduler's own events and
+ * hotplug beside; the server's records are not trace events: to_trace()
+ * writes them into its marker.
  */
 static int bpf_start(struct fs_source *s, struct tracefs_instance *rec,
 		     uint64_t *on, uint64_t *all)
 {
-	static const char *const sched[] = {
-		"sched_switch", "sched_wakeup", "sched_wakeup_new",
-		"sched_migrate_task",
+	static const char *const std[][2] = {
+		{ "sched", "sched_switch" }, { "sched", "sched_wakeup" },
+		{ "sched", "sched_wakeup_new" },
+		{ "sched", "sched_migrate_task" }, { "cpuhp", "cpuhp_enter" },
 	};
 	struct bpf_source *b = (struct bpf_source *)s;
 	unsigned int i;
 
+	b->rec = rec;
 	if (rec) {
-		for (i = 0; i < sizeof(sched) / sizeof(sched[0]); i++)
-			if (tracefs_event_enable(rec, "sched", sched[i])) {
-				fs_err("cannot enable sched:%s", sched[i]);
+		for (i = 0; i < sizeof(std) / sizeof(std[0]); i++)
+			if (tracefs_event_enable(rec, std[i][0], std[i][1])) {
+				fs_err("cannot enable %s:%s", std[i][0],
+				       std[i][1]);
 				return -1;
 			}
 		if (tracefs_trace_on(rec)) {
@@ -447,13 +473,21 @@ static int bpf_collect(struct fs_source *s, fs_sink_fn sink, void *ctx)
 	b->ctx = ctx;
 	b->err = 0;
 	n = ring_buffer__consume(b->rb);
+	/* The -t instance can be removed only with its marker closed. */
+	if (b->rec)
+		tracefs_print_close(b->rec);
 	if (b->err)
 		return -1;
 	if (n < 0 && n != -EINTR) {
 		fs_err("cannot read the BPF ring buffer: %s", strerror(-n));
 		return -1;
 	}
-	return b->stopped ? untold_losses(b) : 0;
+	if (!b->stopped)
+		return 0;
+	if (b->untraced)
+		fs_debug("source bpf: %lu server records not in the -t trace (its recording was paused)",
+			 b->untraced);
+	return untold_losses(b);
 }
 
 /* Stop recording; what the ring holds is still collected. */

@@ -259,6 +259,40 @@ if [ -e build/bpf/fairsrv.skel.h ] && [ $series = 0 ] &&
 	check "... and leaves nothing" clean
 fi
 
+# -t with the BPF source: the server's records are not trace events, so
+# the tool writes each into the trace's marker, with its own time. A
+# FIFO/fair pair on CPU 1 for 4 s: the fair task's long gaps end with
+# the server's boosts, each a timer firing that leaves it running.
+if [[ " ${stock_sources[*]} " = *" bpf "* ]]; then
+	rtla fairsrv hist -c 1 -H 0 --source bpf -t /tmp/bpf.trace \
+		> /dev/null 2> /tmp/bt.err &
+	tool=$!
+	collecting $tool
+	starve 1 4 /tmp/bt
+	wait $probes
+	probes=
+	kill -INT $tool
+	wait $tool
+	rc=$?
+	sed 's/^/# stderr: /' /tmp/bt.err
+	check "-t, bpf source: exit 0 ($rc)" test $rc = 0
+	for k in start timer replenish; do
+		n=$(grep -c "rtla_fairsrv: probe_$k cpu=1 " /tmp/bpf.trace)
+		check "the trace has CPU 1's server records: $n probe_$k" \
+			test "$n" -gt 0
+	done
+	check "... and the scheduler's own events" \
+		grep -q 'sched_switch: ' /tmp/bpf.trace
+	boosts=$(grep -c 'rtla_fairsrv: probe_fired cpu=1 flags=[a-z|]*running' \
+		/tmp/bpf.trace)
+	gaps=$(awk '$1 == "gap" { sub("len_ns=", "", $3);
+		if ($3 > 500000000) n++ } END { print n + 0 }' /tmp/bt.fair)
+	echo "# CPU 1: $boosts timer firings that left the server running; the fair-probe's gaps over 500 ms: $gaps"
+	check "CPU 1: a boost in the trace for each long gap of the fair task ($boosts, $gaps)" \
+		test "$boosts" -ge "$gaps" -a "$gaps" -gt 0
+	check "... and leaves nothing" clean
+fi
+
 # The BPF source's programs and maps live as long as its descriptors:
 # every way it ends, SIGKILL included, leaves nothing.
 if [ -e build/bpf/fairsrv.skel.h ]; then
