@@ -222,6 +222,13 @@ static int configure(struct bpf_source *b, const struct kernel_has *k)
 			return -1;
 		}
 	}
+	/* Only the CPUs -c names, when it names fewer than all. */
+	if (fs_cpuset_count(&b->p->cpus) < b->p->nr_cpus) {
+		b->skel->rodata->some_cpus = true;
+		for (i = 0; i < FS_BPF_MAX_CPUS && (int)i < b->p->nr_cpus; i++)
+			if (fs_cpuset_isset(&b->p->cpus, i))
+				b->skel->rodata->cpus[i / 64] |= 1ULL << (i % 64);
+	}
 	if (env_set("RTLA_FAIRSRV_BPF_EMPTY")) {
 		fs_err("RTLA_FAIRSRV_BPF_EMPTY: the BPF programs attach and record nothing (a benchmark's floor)");
 		b->skel->rodata->empty = true;

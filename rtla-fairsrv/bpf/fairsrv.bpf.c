@@ -33,6 +33,13 @@ struct {
  * The verifier drops the test when it is false.
  */
 const volatile bool empty;
+/*
+ * Set by user space before loading, when the run reports some CPUs only
+ * (-c): the records about other CPUs, which run.c would drop, are not
+ * made. A migration is about both of its CPUs.
+ */
+const volatile bool some_cpus;
+const volatile __u64 cpus[FS_BPF_MAX_CPUS / 64];
 /* Set by user space: send records from now on. */
 int recording;
 /* Records the ring had no room for, by CPU, in all and not yet told. */
@@ -52,6 +59,18 @@ __u32 untold[FS_BPF_MAX_CPUS];
 __u32 generation;
 __u32 started[FS_BPF_MAX_CPUS];
 struct fs_bpf_idle idle_entry[FS_BPF_MAX_CPUS];
+
+/* Whether the run wants records about @cpu. */
+static __always_inline bool cpu_wanted(int cpu)
+{
+	__u32 c = cpu;
+
+	if (!some_cpus)
+		return true;
+	if (c >= FS_BPF_MAX_CPUS)
+		return false;
+	return cpus[c / 64] & (1ULL << (c % 64));
+}
 
 /* A record of @type about @cpu, or NULL (not recording, or no room). */
 static __always_inline struct fs_bpf_rec *reserve(__u32 type, int cpu)
@@ -211,7 +230,7 @@ static __always_inline int observe(__u32 type, struct sched_dl_entity *se,
 		return 0;
 	rq = s.rq;
 	cpu = READ(probed, rq, cpu);
-	if (cpu < 0 || cpu >= FS_BPF_MAX_CPUS)
+	if (cpu < 0 || cpu >= FS_BPF_MAX_CPUS || !cpu_wanted(cpu))
 		return 0;
 	switch (type) {
 	case FS_BPF_IDLE_IN:
@@ -357,9 +376,12 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
-	struct fs_bpf_rec *r = reserve(FS_BPF_SWITCH,
-				       bpf_get_smp_processor_id());
+	int cpu = bpf_get_smp_processor_id();
+	struct fs_bpf_rec *r;
 
+	if (!cpu_wanted(cpu))
+		return 0;
+	r = reserve(FS_BPF_SWITCH, cpu);
 	if (!r)
 		return 0;
 	task(&r->sch.from, prev);
@@ -373,8 +395,12 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev,
 /* A wake-up of @p, sched_wakeup's or sched_wakeup_new's. */
 static __always_inline int wakeup(__u32 type, struct task_struct *p)
 {
-	struct fs_bpf_rec *r = reserve(type, task_cpu(p));
+	int cpu = task_cpu(p);
+	struct fs_bpf_rec *r;
 
+	if (!cpu_wanted(cpu))
+		return 0;
+	r = reserve(type, cpu);
 	if (!r)
 		return 0;
 	task(&r->sch.from, p);
@@ -397,12 +423,16 @@ int BPF_PROG(sched_wakeup_new, struct task_struct *p)
 SEC("tp_btf/sched_migrate_task")
 int BPF_PROG(sched_migrate_task, struct task_struct *p, int dest_cpu)
 {
-	struct fs_bpf_rec *r = reserve(FS_BPF_MIGRATE, dest_cpu);
+	int src_cpu = task_cpu(p);
+	struct fs_bpf_rec *r;
 
+	if (!cpu_wanted(dest_cpu) && !cpu_wanted(src_cpu))
+		return 0;
+	r = reserve(FS_BPF_MIGRATE, dest_cpu);
 	if (!r)
 		return 0;
 	task(&r->sch.from, p);
-	r->sch.src_cpu = task_cpu(p);
+	r->sch.src_cpu = src_cpu;
 	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
 	return 0;
 }

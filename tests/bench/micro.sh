@@ -21,6 +21,9 @@
 #                           from the scheduler's events too), and where
 #                           the BPF source is built, "bserver", "bpf" and
 #                           "bwhatif": those three with --source bpf,
+#                           "bother": the full BPF source with -c 3, a CPU
+#                           the ping-pong does not use (the programs make
+#                           no record about the others),
 #                           and "bempty-server" and "bempty": the first two
 #                           with the programs attached but returning at
 #                           once (RTLA_FAIRSRV_BPF_EMPTY=1), the floor of
@@ -73,6 +76,7 @@ for ((i = 0; i < rounds; i++)); do
 	with bserver --source bpf --server-only
 	with bpf --source bpf
 	with bwhatif hist --source bpf --what-if 20ms/100ms
+	with bother --source bpf -c 3
 	export RTLA_FAIRSRV_BPF_EMPTY=1
 	with bempty-server --source bpf --server-only
 	with bempty --source bpf
