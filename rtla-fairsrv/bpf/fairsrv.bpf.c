@@ -113,22 +113,37 @@ static __always_inline struct fs_bpf_rec *reserve(__u32 type, int cpu)
 
 /* The server's state, read before deciding to send it. */
 struct state {
-	struct rq *rq;
 	__u32 flags;
 	__s64 runtime;
 };
 
-/* Read @se's state; false if it is not a CPU's fair server. */
-static __always_inline bool read_state(struct sched_dl_entity *se,
+/*
+ * The CPU whose fair server @se is, -1 if it is none or its CPU is not
+ * one the run wants: tested before reading the rest of its state.
+ */
+static __always_inline int server_cpu(struct sched_dl_entity *se,
+				      bool probed)
+{
+	struct rq *rq;
+	int cpu;
+
+	if (!FLAG(probed, se, dl_server))
+		return -1;
+	rq = READ(probed, se, rq);
+	/* sched_ext's server is one too: only the fair one is ours. */
+	if (!rq || (void *)se != (void *)rq +
+	    bpf_core_field_offset(struct rq, fair_server))
+		return -1;
+	cpu = READ(probed, rq, cpu);
+	if (cpu < 0 || cpu >= FS_BPF_MAX_CPUS || !cpu_wanted(cpu))
+		return -1;
+	return cpu;
+}
+
+/* Read the state of the fair server @se into @s. */
+static __always_inline void read_state(struct sched_dl_entity *se,
 				       struct state *s, bool probed)
 {
-	if (!FLAG(probed, se, dl_server))
-		return false;
-	s->rq = READ(probed, se, rq);
-	/* sched_ext's server is one too: only the fair one is ours. */
-	if (!s->rq || (void *)se != (void *)s->rq +
-	    bpf_core_field_offset(struct rq, fair_server))
-		return false;
 	s->flags = 0;
 	if (FLAG(probed, se, dl_server_active))
 		s->flags |= FS_BPF_ACTIVE;
@@ -139,7 +154,6 @@ static __always_inline bool read_state(struct sched_dl_entity *se,
 	if (FLAG(probed, se, dl_defer_running))
 		s->flags |= FS_BPF_RUNNING;
 	s->runtime = READ(probed, se, runtime);
-	return true;
 }
 
 /*
@@ -222,16 +236,15 @@ static __always_inline int observe(__u32 type, struct sched_dl_entity *se,
 				   int ret, bool probed)
 {
 	struct state s;
-	struct rq *rq;
 	__u32 gen;
 	int cpu;
 
-	if (empty || !recording || !read_state(se, &s, probed))
+	if (empty || !recording)
 		return 0;
-	rq = s.rq;
-	cpu = READ(probed, rq, cpu);
-	if (cpu < 0 || cpu >= FS_BPF_MAX_CPUS || !cpu_wanted(cpu))
+	cpu = server_cpu(se, probed);
+	if (cpu < 0)
 		return 0;
+	read_state(se, &s, probed);
 	switch (type) {
 	case FS_BPF_IDLE_IN:
 	case FS_BPF_IDLE_OUT:
