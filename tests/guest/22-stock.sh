@@ -193,12 +193,7 @@ just_starved "$fair"
 echo 0 > /sys/devices/system/cpu/cpu2/online
 sleep 2
 echo 1 > /sys/devices/system/cpu/cpu2/online
-wait $probes
-probes=
-kill -INT $tool
-wait $tool
-rc=$?
-sed 's/^/# stderr: /' /tmp/off.err
+after_probes $tool /tmp/off.err
 check "CPU 2 offline and back, kprobe source: exit 0 ($rc)" test $rc = 0
 check "CPU 2: no invalid transition ($(jcpu /tmp/off.json 2 invalid))" \
 	test "$(jcpu /tmp/off.json 2 invalid)" = 0
@@ -269,12 +264,7 @@ if [[ " ${stock_sources[*]} " = *" bpf "* ]]; then
 	tool=$!
 	collecting $tool
 	starve 1 4 /tmp/bt
-	wait $probes
-	probes=
-	kill -INT $tool
-	wait $tool
-	rc=$?
-	sed 's/^/# stderr: /' /tmp/bt.err
+	after_probes $tool /tmp/bt.err
 	check "-t, bpf source: exit 0 ($rc)" test $rc = 0
 	for k in start timer replenish; do
 		n=$(grep -c "rtla_fairsrv: probe_$k cpu=1 " /tmp/bpf.trace)

@@ -270,6 +270,17 @@ bpf_dropped() {
 		awk -F'[][,]' -v i=$(($2 + 2)) '{ print $i; exit }'
 }
 
+# after_probes PID ERR: wait for the probes to end, then stop rtla PID
+# with SIGINT; its exit status in rc, its stderr (file ERR) shown.
+after_probes() {
+	wait $probes
+	probes=
+	kill -INT "$1"
+	wait "$1"
+	rc=$?
+	sed 's/^/# stderr: /' "$2"
+}
+
 # no_room PID SOURCE CPU: the kernel had a record of CPU with no room for
 # it in rtla PID's buffers: the tracefs instance's per-CPU overrun for the
 # events and kprobe sources, the programs' own drop count for BPF.
