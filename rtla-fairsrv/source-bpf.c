@@ -271,17 +271,18 @@ static int attach(struct bpf_source *b)
 }
 
 /*
- * Copy the server's observation @ev into the -t trace as a line of its
- * marker (the scheduler's events are there as themselves). The line is
- * written when the ring is read, so it carries @ev's own time. The kernel
- * refuses it while the recording is paused (an action runs), when the
- * trace loses everything else too: -D counts them.
+ * Copy the server's observation @ev (take() calls it for those only)
+ * into the -t trace as a line of its marker (the scheduler's events are
+ * there as themselves). The line is written when the ring is read, so it
+ * carries @ev's own time. The kernel refuses it while the recording is
+ * paused (an action runs), when the trace loses everything else too: -D
+ * counts them.
  */
 static void to_trace(struct bpf_source *b, const struct fs_event *ev)
 {
 	char line[256];
 
-	if (!b->rec || !fs_ev_is(ev->type, FS_KIND_PROBE))
+	if (!b->rec)
 		return;
 	fs_event_line(line, sizeof(line), ev);
 	if (tracefs_printf(b->rec, "rtla_fairsrv: %s\n", line) < 0)
