@@ -83,7 +83,7 @@ $(B)/bin/rtla: $(LIB_SRCS) $(TOOL_SRCS) $(HDRS) $(BPF_SKEL)
 	@if [ -z "$(TRACE_LIBS)" ]; then \
 		echo "libtracefs/libtraceevent not found by pkg-config: run 'make deps' as root" >&2; \
 		exit 1; fi
-	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) $(BPF_CFLAGS) -Irtla-fairsrv $(LDFLAGS) -o $@ \
+	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) $(BPF_CFLAGS) -Irtla-fairsrv -pthread $(LDFLAGS) -o $@ \
 		$(LIB_SRCS) $(TOOL_SRCS) $(TRACE_LIBS)
 
 $(B)/bpf/fairsrv.bpf.o: rtla-fairsrv/bpf/fairsrv.bpf.c $(wildcard rtla-fairsrv/bpf/*.h)
@@ -100,7 +100,7 @@ $(B)/bpf/fairsrv.skel.h: $(B)/bpf/fairsrv.bpf.o
 # 14-sanitizers; the runtimes are linked in, the guest has none.
 $(B)/asan/rtla: $(LIB_SRCS) $(TOOL_SRCS) $(HDRS) $(BPF_SKEL)
 	@mkdir -p $(@D)
-	$(CC) $(ASAN_CFLAGS) -static-libasan -static-libubsan $(TRACE_CFLAGS) $(BPF_CFLAGS) \
+	$(CC) $(ASAN_CFLAGS) -static-libasan -static-libubsan -pthread $(TRACE_CFLAGS) $(BPF_CFLAGS) \
 		-Irtla-fairsrv -o $@ $(LIB_SRCS) $(TOOL_SRCS) $(TRACE_LIBS)
 
 $(B)/bin/rtla-fairsrv: $(B)/bin/rtla
@@ -135,7 +135,7 @@ DECODE_SRCS	:= $(SOURCE_SRCS) rtla-fairsrv/msg.c rtla-fairsrv/output.c \
 
 $(B)/bin/decode-check: tests/probe/decode-check.c $(DECODE_SRCS) $(LIB_SRCS) $(HDRS) $(BPF_SKEL)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) $(BPF_CFLAGS) -Irtla-fairsrv -o $@ $< \
+	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) $(BPF_CFLAGS) -Irtla-fairsrv -pthread -o $@ $< \
 		$(DECODE_SRCS) $(LIB_SRCS) $(TRACE_LIBS)
 
 $(B)/bin/campaign-gen: tests/campaign/gen.c

@@ -9,11 +9,14 @@
  * keeps --source auto off it, as it keeps rtla's timerlat off its own.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 
 #include <linux/types.h>
 #include <bpf/bpf.h>
@@ -132,11 +135,28 @@ static bool env_set(const char *name)
 	return v && *v && strcmp(v, "0");
 }
 
-/* Built, not turned off by RTLA_NO_BPF, and the kernel has BTF. */
+/* Whether the running kernel is a PREEMPT_RT one. */
+static bool kernel_is_rt(void)
+{
+	struct utsname u;
+
+	return !uname(&u) && strstr(u.version, "PREEMPT_RT");
+}
+
+/*
+ * Built, not turned off by RTLA_NO_BPF, the kernel has BTF, and it is not
+ * PREEMPT_RT: there irq_work/N runs at RT priority 1, so any real-time
+ * busy loop above it starves it, and the fentry and fexit programs could
+ * not be detached until that loop ended (see detach_watch()).
+ */
 static bool bpf_usable(void)
 {
 	if (env_set("RTLA_NO_BPF"))
 		return false;
+	if (kernel_is_rt()) {
+		fs_debug("source bpf: not taken by auto on PREEMPT_RT, where its detach waits for every starved irq_work thread");
+		return false;
+	}
 	return !access("/sys/kernel/btf/vmlinux", R_OK);
 }
 
@@ -348,16 +368,78 @@ fail:
 }
 
 /* Detach and unload; safe on a partly opened source. */
+/* Seconds of waiting for the programs' detach before saying why. */
+#define DETACH_NOTICE_S	1
+
+/* The detach under way, and whether it is over. */
+struct detach {
+	pthread_mutex_t lock;
+	pthread_cond_t over;
+	bool done;
+};
+
+/*
+ * Detaching an fentry or fexit program waits for an RCU-tasks grace
+ * period: until every task that was runnable has run since. A task that
+ * a real-time task starves (a lower-priority real-time task; on
+ * PREEMPT_RT, irq_work/N at priority 1) holds it up for as long as it
+ * starves. This thread says so, once, if the detach takes a while.
+ */
+static void *detach_watch(void *arg)
+{
+	struct detach *d = arg;
+	struct timespec until;
+	int rc = 0;
+
+	if (clock_gettime(CLOCK_REALTIME, &until))
+		return NULL;
+	until.tv_sec += DETACH_NOTICE_S;
+	pthread_mutex_lock(&d->lock);
+	while (!d->done && rc != ETIMEDOUT)
+		rc = pthread_cond_timedwait(&d->over, &d->lock, &until);
+	if (!d->done)
+		fs_err("detaching the BPF programs: waiting until every runnable task has run (an RCU-tasks grace period); a task starved by a real-time one delays this until it runs");
+	pthread_mutex_unlock(&d->lock);
+	return NULL;
+}
+
+/* Destroy @b's links, with detach_watch() watching. */
+static void detach_all(struct bpf_source *b)
+{
+	struct detach d = {
+		.lock = PTHREAD_MUTEX_INITIALIZER,
+		.over = PTHREAD_COND_INITIALIZER,
+	};
+	uint64_t t0 = fs_system_now();
+	pthread_t watch;
+	unsigned int i;
+	int err;
+
+	err = pthread_create(&watch, NULL, detach_watch, &d);
+	if (err)
+		fs_debug("source bpf: no watch over the detach: %s",
+			 strerror(err));
+	for (i = 0; i < NR_PROGS; i++)
+		bpf_link__destroy(b->link[i]);
+	if (!err) {
+		pthread_mutex_lock(&d.lock);
+		d.done = true;
+		pthread_cond_signal(&d.over);
+		pthread_mutex_unlock(&d.lock);
+		pthread_join(watch, NULL);
+	}
+	fs_debug("source bpf: programs detached in %llu ms",
+		 (unsigned long long)(fs_system_now() - t0) / 1000000);
+}
+
 static void bpf_close(struct fs_source *s)
 {
 	struct bpf_source *b = (struct bpf_source *)s;
-	unsigned int i;
 
 	if (!b)
 		return;
 	ring_buffer__free(b->rb);
-	for (i = 0; i < NR_PROGS; i++)
-		bpf_link__destroy(b->link[i]);
+	detach_all(b);
 	fairsrv_bpf__destroy(b->skel);
 	free(b);
 }

@@ -48,7 +48,10 @@ rtla fairsrv hist -c 1 -d 1s -D > /dev/null 2> /tmp/src.err
 # Without the series: BPF where it is built, unless RTLA_NO_BPF says no.
 if [ $series = 1 ]; then
 	want=events
-elif [ -e build/bpf/fairsrv.skel.h ] && [ -z "${RTLA_NO_BPF:-}" ]; then
+elif [ -e build/bpf/fairsrv.skel.h ] && [ -z "${RTLA_NO_BPF:-}" ] &&
+     ! uname -v | grep -q PREEMPT_RT; then
+	# Not on PREEMPT_RT: there the BPF programs' detach waits for every
+	# starved irq_work thread (below), so auto passes them over.
 	want=bpf
 else
 	want=kprobe
@@ -305,6 +308,39 @@ if [ -e build/bpf/fairsrv.skel.h ]; then
 	check "bpf: an error after the programs were loaded: exit 1 ($?)" \
 		test $? = 1
 	check "bpf: ... and leaves nothing" clean
+
+	# Detaching fentry and fexit programs waits until every task that
+	# was runnable has run (an RCU-tasks grace period). On CPU 1, an RT
+	# busy loop at priority 10 starved by one at 50 holds that up for
+	# as long as the one at 50 runs: the tool says so while it waits,
+	# and ends once the starved task has run.
+	rm -f /tmp/lo.ready /tmp/hi.ready
+	rt-probe -c 1 -p 10 -d 300 -R /tmp/lo.ready > /dev/null &
+	lo=$!
+	wait_files "the RT task at 10 on CPU 1" /tmp/lo.ready
+	rt-probe -c 1 -p 50 -d 300 -R /tmp/hi.ready > /dev/null &
+	hi=$!
+	wait_files "the RT task at 50 on CPU 1" /tmp/hi.ready
+	rtla fairsrv hist -c 1 -d 1s --source bpf > /dev/null 2> /tmp/det.err &
+	tool=$!
+	for ((end = SECONDS + 60; SECONDS < end; )); do
+		grep -q 'detaching the BPF programs: waiting' /tmp/det.err && break
+		kill -0 $tool 2> /dev/null || break
+		sleep 0.1
+	done
+	sed 's/^/# stderr: /' /tmp/det.err
+	check "bpf: a detach held up by a starved RT task says why, in one line" \
+		test "$(grep -c 'detaching the BPF programs: waiting' /tmp/det.err)" = 1
+	check "... and waits while that task starves" kill -0 $tool
+	kill $hi
+	wait $hi
+	wait $tool
+	rc=$?
+	kill $lo
+	wait $lo
+	check "... then ends once it has run: exit 0 ($rc), stderr that line alone" \
+		test $rc = 0 -a "$(wc -l < /tmp/det.err)" = 1
+	check "... and leaves nothing" clean
 fi
 
 # A kernel without BTF: what is missing, in one line.
