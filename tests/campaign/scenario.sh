@@ -56,7 +56,9 @@
 #             no unseen turn can split and the longest of all) and RT
 #             preemption per second (not beside a deadline task, whose
 #             share the real-time task's wait holds too), within 20%,
-#             unless the tool says the recorded demand was censored
+#             unless the tool flags the CPU's replays (the recorded
+#             demand censored, or the replay of the setting the run had
+#             disagreeing with what the run measured): skipped then
 #
 # With lost events (a small buffer), a CPU's figures stand only for what
 # was read: there, invalid and stint alone are checked. A CPU taken
@@ -550,11 +552,17 @@ task_starved() {
 		END { printf "%.0f %.0f\n", all, one }'
 }
 
+# replay_row CPU SETTING KEY: a number or word of CPU's replay of SETTING
+# ("what-if" or "recorded") in the JSON.
+replay_row() {
+	sed 's/.*"replays":\[//; s/\]}.*//; s/},{"cpu"/}\n{"cpu"/g' "$J" |
+		grep "^{\"cpu\":$1,\"setting\":\"$2\"" | head -n 1 |
+		grep -o "\"$3\":[0-9a-z]*" | head -n 1 | cut -d: -f2
+}
+
 # whatif_row CPU KEY: a number of CPU's "what-if" replay in the JSON.
 whatif_row() {
-	sed 's/.*"replays":\[//; s/\]}.*//; s/},{"cpu"/}\n{"cpu"/g' "$J" |
-		grep "^{\"cpu\":$1,\"setting\":\"what-if\"" | head -n 1 |
-		grep -o "\"$2\":[0-9a-z]*" | head -n 1 | cut -d: -f2
+	replay_row "$1" what-if "$2"
 }
 
 # A task's longest wait behind a higher class, from the tool's tasks list.
@@ -751,6 +759,7 @@ if [ -n "$wi_rt" ] && [ "${lost:-0}" = 0 ] && [ -z "$hp_cpu" ]; then
 		[ "$c" = "$hp_cpu" ] && continue
 		pw=$(whatif_row $c worst_ns) pr=$(whatif_row $c per_s_ns)
 		censored=$(whatif_row $c censored)
+		agrees=$(replay_row $c recorded recorded_agrees)
 		num "$pw" "$pr" || { result 1 what-if $c "no what-if row"; continue; }
 		frs=$(list_probes $c fair) rts=$(list_probes $c rt)
 		# The replay predicts the CPU's starvation: none of its fair
@@ -761,8 +770,16 @@ if [ -n "$wi_rt" ] && [ "${lost:-0}" = 0 ] && [ -z "$hp_cpu" ]; then
 		[ -n "$top" ] && mr=$(awk -v w="$(pf "$top" schedstat_wait_ns)" -v d=$dur 'BEGIN { printf "%.0f\n", w / d }')
 		dev what-if-starved $c "$pw" "$mw"
 		dev what-if-rt $c "$pr" "$mr"
+		# Two flags the tool shows on every row of the CPU, with no
+		# advice there: a prediction flagged is counted as skipped.
 		if [ "$censored" = true ]; then
-			echo "# cpu$c: the recorded demand was censored: the replay is flagged, not checked"
+			skip what-if $c "predicted worst starvation $pw and RT preemption $pr ns/s" \
+				"the tool flagged the recorded demand as censored"
+			continue
+		fi
+		if [ "$agrees" = false ]; then
+			skip what-if $c "predicted worst starvation $pw and RT preemption $pr ns/s" \
+				"the tool flagged its replay of the recorded setting as disagreeing with the run"
 			continue
 		fi
 		# Between the measured stretches that may hide a fair task's
