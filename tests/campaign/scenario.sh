@@ -54,8 +54,10 @@
 #  what-if    the replay of the setting applied afterwards against the
 #             same load's worst starvation (between the longest stretch
 #             no unseen turn can split and the longest of all) and RT
-#             preemption per second (not beside a deadline task, whose
-#             share the real-time task's wait holds too), within 20%,
+#             preemption per second of the load (between the top
+#             real-time task's wait and all of theirs, as rt-total; not
+#             beside a deadline task, whose share those waits hold too),
+#             within 20%,
 #             unless the tool flags the CPU's replays (the recorded
 #             demand censored, or the replay of the setting the run had
 #             disagreeing with what the run measured): skipped then
@@ -765,11 +767,23 @@ if [ -n "$wi_rt" ] && [ "${lost:-0}" = 0 ] && [ -z "$hp_cpu" ]; then
 		# The replay predicts the CPU's starvation: none of its fair
 		# tasks running while a higher class holds it.
 		read -r mw mw1 <<< "$(cpu_starved $frs)"
+		# RT preemption per second of the load: the replay's rate is
+		# over the run's window, which is longer than the load's $dur
+		# s, and the rerun's is measured as rt-total does, between the
+		# top real-time task's wait and every one's together.
 		top=$(head -n 1 <<< "$rts")
-		mr=0
-		[ -n "$top" ] && mr=$(awk -v w="$(pf "$top" schedstat_wait_ns)" -v d=$dur 'BEGIN { printf "%.0f\n", w / d }')
+		mr=0 mra=0
+		for q in $rts; do
+			qw=$(pf "$q" schedstat_wait_ns)
+			num "$qw" || continue
+			[ "$q" = "$top" ] && mr=$qw
+			mra=$((mra + qw))
+		done
+		read -r pl mr mra <<< "$(awk -v p="$pr" -v win="$(whatif_row $c window_ns)" \
+			-v t=$mr -v a=$mra -v d=$dur 'BEGIN {
+			printf "%.0f %.0f %.0f\n", p * win / 1e9 / d, t / d, a / d }')"
 		dev what-if-starved $c "$pw" "$mw"
-		dev what-if-rt $c "$pr" "$mr"
+		dev what-if-rt $c "$pl" "$mr"
 		# Two flags the tool shows on every row of the CPU, with no
 		# advice there: a prediction flagged is counted as skipped.
 		if [ "$censored" = true ]; then
@@ -789,12 +803,12 @@ if [ -n "$wi_rt" ] && [ "${lost:-0}" = 0 ] && [ -z "$hp_cpu" ]; then
 		# A deadline task takes its share from the real-time tasks too,
 		# which the replay of the server does not predict.
 		if [ -n "${dl[$c]:-}" ]; then
-			skip what-if $c "predicted RT preemption $pr ns/s against the measured $mr" \
+			skip what-if $c "predicted RT preemption $pl ns per s of the load against the measured $mr..$mra" \
 				"a deadline task's share is in the real-time task's wait"
 			continue
 		fi
-		t what-if $c "predicted RT preemption $pr ns/s within 20% (+2 ms/s) of the measured $mr" \
-			near "$pr" "$mr" 20 2000000
+		t what-if $c "predicted RT preemption $pl ns per s of the load within 20% (+2 ms/s) of the measured $mr..$mra" \
+			within_band "$mr" "$pl" "$mra"
 	done
 fi
 
