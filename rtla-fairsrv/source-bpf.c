@@ -367,7 +367,6 @@ fail:
 	return -1;
 }
 
-/* Detach and unload; safe on a partly opened source. */
 /* Seconds of waiting for the programs' detach before saying why. */
 #define DETACH_NOTICE_S	1
 
@@ -432,6 +431,7 @@ static void detach_all(struct bpf_source *b)
 		 (unsigned long long)(fs_system_now() - t0) / 1000000);
 }
 
+/* Detach and unload; safe on a partly opened source. */
 static void bpf_close(struct fs_source *s)
 {
 	struct bpf_source *b = (struct bpf_source *)s;
