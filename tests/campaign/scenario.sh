@@ -786,14 +786,12 @@ if [ -n "$wi_rt" ] && [ "${lost:-0}" = 0 ] && [ -z "$hp_cpu" ]; then
 		dev what-if-rt $c "$pl" "$mr"
 		# Two flags the tool shows on every row of the CPU, with no
 		# advice there: a prediction flagged is counted as skipped.
-		if [ "$censored" = true ]; then
-			skip what-if $c "predicted worst starvation $pw and RT preemption $pr ns/s" \
-				"the tool flagged the recorded demand as censored"
-			continue
-		fi
-		if [ "$agrees" = false ]; then
-			skip what-if $c "predicted worst starvation $pw and RT preemption $pr ns/s" \
-				"the tool flagged its replay of the recorded setting as disagreeing with the run"
+		flag=
+		[ "$censored" = true ] && flag="the recorded demand as censored"
+		[ "$agrees" = false ] && flag="its replay of the recorded setting as disagreeing with the run"
+		if [ -n "$flag" ]; then
+			skip what-if $c "predicted worst starvation $pw and RT preemption $pl ns per s of the load" \
+				"the tool flagged $flag"
 			continue
 		fi
 		# Between the measured stretches that may hide a fair task's

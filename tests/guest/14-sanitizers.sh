@@ -52,7 +52,7 @@ run "hist --what-if --json, kprobe source" 0 hist -c 1-2 -d 3s --json \
 # On PREEMPT_RT, irq_work/N runs at RT priority 1: the busy loops starve
 # it whenever it has work on CPUs 1-2, and the BPF programs' detach then
 # waits for as long as they run (22-stock checks that wait and its line).
-if [ -e build/bpf/fairsrv.skel.h ] && uname -v | grep -q PREEMPT_RT; then
+if [ -e build/bpf/fairsrv.skel.h ] && rt_kernel; then
 	skip "hist --source bpf, sanitized" \
 		"PREEMPT_RT: the detach waits for the irq_work threads the load starves"
 elif [ -e build/bpf/fairsrv.skel.h ]; then

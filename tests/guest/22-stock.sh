@@ -49,7 +49,7 @@ rtla fairsrv hist -c 1 -d 1s -D > /dev/null 2> /tmp/src.err
 if [ $series = 1 ]; then
 	want=events
 elif [ -e build/bpf/fairsrv.skel.h ] && [ -z "${RTLA_NO_BPF:-}" ] &&
-     ! uname -v | grep -q PREEMPT_RT; then
+     ! rt_kernel; then
 	# Not on PREEMPT_RT: there the BPF programs' detach waits for every
 	# starved irq_work thread (below), so auto passes them over.
 	want=bpf

@@ -24,6 +24,11 @@ debug_kernel() {
 	[ -e /proc/lockdep ]
 }
 
+# rt_kernel: the guest runs a PREEMPT_RT kernel (uname's version).
+rt_kernel() {
+	uname -v | grep -q PREEMPT_RT
+}
+
 # timing DESCRIPTION COMMAND...: a check of a time or a rate, which a
 # lockdep/KASAN kernel under the emulator is too slow to meet: skipped
 # there with a reason ("# SKIP debug kernel: timing"), a check elsewhere.
