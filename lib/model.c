@@ -23,6 +23,11 @@ int fs_cpu_init(struct fs_cpu *c, int cpu, uint64_t bucket_ns,
 	return 0;
 }
 
+void fs_cpu_window(struct fs_cpu *c, uint64_t from)
+{
+	c->srv.from = from;
+}
+
 /* Release one CPU's model. */
 void fs_cpu_free(struct fs_cpu *c)
 {
@@ -95,7 +100,7 @@ void fs_cpu_event(struct fs_cpu *c, const struct fs_event *ev,
 		if (out->invalid)
 			c->invalid++;
 		else if (ev->type == FS_EV_BOOST)
-			fs_starve_boost(&c->st);
+			fs_starve_boost(&c->st, ev->ts >= c->srv.from);
 		break;
 	}
 	fs_starve_server(&c->st, ev->ts, c->srv.state);

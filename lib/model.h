@@ -62,6 +62,11 @@ enum fs_state {
 struct fs_server {
 	enum fs_state state;
 	uint64_t dl_runtime, dl_period;	/* 0: not known */
+	/*
+	 * The window's start (fs_cpu_window()): an event before it moves
+	 * the state, but is not counted, nor is an episode it began.
+	 */
+	uint64_t from;
 
 	/* Counters. */
 	uint64_t count[FS_EV_SERVER_NR];	/* events, by type */
@@ -247,6 +252,15 @@ int fs_cpu_init(struct fs_cpu *c, int cpu, uint64_t bucket_ns,
 		unsigned int entries);
 void fs_cpu_free(struct fs_cpu *c);
 
+/*
+ * The run's window opens at trace time @from: the figures count what
+ * happens from there. Earlier events (the server's, turned on first so
+ * that its state is known when the window opens) only set the state, and
+ * a serving episode under way at @from is not counted, as one still
+ * open at the end is not.
+ */
+void fs_cpu_window(struct fs_cpu *c, uint64_t from);
+
 /* Feed one event of this CPU, in timestamp order. */
 void fs_cpu_event(struct fs_cpu *c, const struct fs_event *ev,
 		  struct fs_outcome *out);
@@ -301,7 +315,7 @@ void fs_starve_free(struct fs_starve *s);
 void fs_starve_event(struct fs_starve *s, const struct fs_event *ev,
 		     enum fs_state server, struct fs_outcome *out);
 void fs_starve_drop(struct fs_starve *s);
-void fs_starve_boost(struct fs_starve *s);
+void fs_starve_boost(struct fs_starve *s, bool counted);
 void fs_starve_server(struct fs_starve *s, uint64_t ts, enum fs_state st);
 /* A copy @ep of an open episode, as it stands at @now, holders sorted. */
 void fs_episode_at(struct fs_episode *ep, uint64_t now);

@@ -126,11 +126,12 @@ static void segment_begin(struct fs_server *s, uint64_t ts, int64_t runtime,
 /*
  * The server starts serving at @ev. For a boost, the wait ends here; it is
  * counted when the episode ends, once it is known to have served anything.
+ * An episode begun before the window is followed but never counted.
  */
 static void serve_begin(struct fs_server *s, const struct fs_event *ev,
 			bool boosted)
 {
-	s->serving = true;
+	s->serving = ev->ts >= s->from;
 	segment_begin(s, ev->ts, ev->runtime, ev->rt_wait);
 	s->serve_active = 0;
 	s->serve_used = 0;
@@ -250,7 +251,7 @@ static void held_close(struct fs_server *s, const struct fs_event *ev,
 /* A parameter write, or the parameters found at start. */
 static void params(struct fs_server *s, const struct fs_event *ev)
 {
-	if (ev->type == FS_EV_PARAMS && ev->ret < 0)
+	if (ev->type == FS_EV_PARAMS && ev->ret < 0 && ev->ts >= s->from)
 		s->refused++;
 	s->dl_runtime = ev->dl_runtime;
 	s->dl_period = ev->dl_period;
@@ -366,15 +367,18 @@ static void step(struct fs_server *s, const struct fs_event *ev,
 void fs_server_event(struct fs_server *s, const struct fs_event *ev,
 		     struct fs_outcome *out)
 {
+	bool counted = ev->ts >= s->from;
+
 	if (ev->type == FS_EV_FOUND || ev->type == FS_EV_PARAMS) {
-		if (ev->type == FS_EV_PARAMS)
+		if (ev->type == FS_EV_PARAMS && counted)
 			s->count[FS_EV_PARAMS]++;
 		params(s, ev);
 		return;
 	}
 	if (!fs_ev_server(ev->type))
 		return;
-	s->count[ev->type]++;
+	if (counted)
+		s->count[ev->type]++;
 	s->dl_runtime = ev->dl_runtime;
 	s->dl_period = ev->dl_period;
 	if (s->state == FS_ST_OFFLINE)

@@ -276,12 +276,12 @@ void fs_starve_drop(struct fs_starve *s)
 	s->open = false;
 }
 
-/* The fair server boosted on this CPU. */
-void fs_starve_boost(struct fs_starve *s)
+/* The fair server boosted on this CPU; @counted: within the window. */
+void fs_starve_boost(struct fs_starve *s, bool counted)
 {
 	if (s->open)
 		s->ep.boosted = true;
-	else
+	else if (counted)
 		s->unstarved_boosts++;
 }
 

@@ -592,15 +592,21 @@ static int house_keeping(const struct fs_params *p)
 /* apply_config: house-keeping affinity, the start state, the events. */
 static int apply_config(struct run *run, struct fs_trace *t)
 {
+	int cpu;
+
 	if (house_keeping(run->p))
 		return -1;
 	/*
 	 * Tracing goes on with the server's events, the others follow: the
 	 * window opens once every event is on. What the server did while the
-	 * others were being enabled is in (the time -D gives).
+	 * others were being enabled (the time -D gives) sets its state at
+	 * the window's start, but is not counted: the figures are the
+	 * window's.
 	 */
 	if (fs_trace_start(t, &run->on_ns, &run->start_ns))
 		return -1;
+	for (cpu = 0; cpu < run->p->nr_cpus; cpu++)
+		fs_cpu_window(&run->cpus[cpu], run->start_ns);
 	run->start_unix_ns = fs_system_realtime() -
 			     (fs_system_now() - run->start_ns);
 	fs_debug("tracing on at %llu, every event on and the window open %llu ms later",

@@ -804,6 +804,42 @@ static void test_mid_wait(void)
 	fs_cpu_free(&c);
 }
 
+/*
+ * 5d. The window opens during the first boost (the server's events were
+ * on before the others): that episode and the events before the window
+ * move the state but are not counted; the four periods after are.
+ */
+static void test_window(void)
+{
+	struct stream s;
+	struct fs_cpu c;
+	uint64_t from, before = 0;
+	int i;
+
+	steady(&s, 5);
+	if (!fresh(&c))
+		return;
+	from = s.ev[s.boost_idx[0]].ts + 1;
+	for (i = 0; i < s.n; i++)
+		if (s.ev[i].ts < from && s.ev[i].type == FS_EV_BOOST)
+			before++;
+	fs_cpu_window(&c, from);
+	feed_range(&c, &s, 0, s.n, NULL);
+	ok(before == 1 && c.invalid == 0 && c.srv.state == FS_ST_ZL_WAIT,
+	   "the events before the window set the state");
+	ok(c.srv.boosts == 4 && c.srv.count[FS_EV_BOOST] == 4 &&
+	   c.srv.count[FS_EV_THROTTLE] == 5,
+	   "the boost under way at the window's start is not counted (%llu boosts, %llu boost and %llu throttle events)",
+	   (unsigned long long)c.srv.boosts,
+	   (unsigned long long)c.srv.count[FS_EV_BOOST],
+	   (unsigned long long)c.srv.count[FS_EV_THROTTLE]);
+	ok(c.srv.preempt.stat.count == 4 && c.srv.wait.stat.count == 4 &&
+	   c.srv.served_total == 4 * (50 * MS + 500 * US) &&
+	   c.srv.served_boost.count == 4,
+	   "nor its preemption, server wait and service");
+	fs_cpu_free(&c);
+}
+
 /* 5b. Boosts that serve nothing: an idle CPU's server. */
 static void test_idle_boost(void)
 {
@@ -1636,6 +1672,7 @@ int main(void)
 	test_stop();
 	test_idle_boost();
 	test_mid_wait();
+	test_window();
 	test_invalid();
 	test_new_period();
 	test_rt_wait();
