@@ -114,18 +114,54 @@ static struct fs_load *cpu_load(struct fs_loads *l, int cpu)
 }
 
 /*
- * Bring @c's clocks to @ts: the time a higher class ran, and the part of
- * it in which fair work was queued. Not before the first switch (what
- * ran is not known yet) nor once @c is full.
+ * @c's entry for higher-class task @pid; with @add, added if need be.
+ * NULL if it has none, or the table is full.
+ */
+static struct fs_load_rt *rt_task(struct fs_load *c, int32_t pid, bool add)
+{
+	unsigned int i;
+
+	for (i = 0; i < FS_LOAD_PENDING; i++) {
+		if (c->rt[i].pid == pid)
+			return &c->rt[i];
+		if (!c->rt[i].pid) {
+			if (!add)
+				return NULL;
+			c->rt[i].pid = pid;
+			return &c->rt[i];
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Bring @c's clocks to @ts: the time a higher class ran, the part of it
+ * in which fair work was queued, and the time fair tasks ran in the stead
+ * of higher-class tasks the server's service made wait. Not before the
+ * first switch (what ran is not known yet) nor once @c is full.
  */
 static void account(struct fs_load *c, uint64_t ts)
 {
 	uint64_t dt;
+	unsigned int i;
 
 	if (!c->curr_known || c->full || ts <= c->acct_ts)
 		return;
 	dt = ts - c->acct_ts;
 	c->acct_ts = ts;
+	/* The tasks it displaced ran, or went elsewhere: it ended. */
+	if (!c->nr_pending)
+		c->displacing = false;
+	if (c->displacing && !c->hi_running) {
+		c->displaced_all += dt;
+		for (i = 0; i < c->nr_pending; i++) {
+			struct fs_load_rt *r = rt_task(c, c->pending[i],
+						       true);
+
+			if (r)
+				r->displaced += dt;
+		}
+	}
 	if (!c->hi_running)
 		return;
 	c->hi_clock += dt;
@@ -416,16 +452,27 @@ static void on_switch(struct fs_loads *l, const struct fs_event *ev)
 		else if (t)
 			wait_begin(l, t);	/* preempted */
 	} else if (fs_task_higher(prev) && runnable && !l->early) {
-		if (dl_throttled(prev, next))
+		if (dl_throttled(prev, next)) {
 			set_add(l, c->throttled, &c->nr_throttled, prev->pid);
-		else
+		} else {
 			pend(l, c, prev->pid);
+			/* A fair task in its stead: the server's service. */
+			if (fs_prio_fair(next->pid, next->prio))
+				c->displacing = true;
+		}
+	} else if (fs_task_higher(prev) && !runnable && !l->early) {
+		/* Its want ended after a wait the service made. */
+		struct fs_load_rt *r = rt_task(c, prev->pid, false);
+
+		if (r)
+			r->slept = true;
 	}
 
 	c->curr_known = true;
 	c->curr_pid = next->pid;
 	c->hi_running = fs_task_higher(next);
 	if (c->hi_running) {
+		c->displacing = false;
 		unpend(c, next->pid);
 		set_del(c->throttled, &c->nr_throttled, next->pid);
 	}
@@ -608,6 +655,13 @@ void fs_loads_finish(struct fs_loads *l, uint64_t t1)
 	}
 	for (cpu = 0; cpu < l->nr_cpus; cpu++) {
 		struct fs_load *c = &l->cpu[cpu];
+		unsigned int r;
+
+		for (r = 0; r < FS_LOAD_PENDING; r++)
+			if (c->rt[r].slept)
+				c->rt_displaced_ns += c->rt[r].displaced;
+		if (c->rt_displaced_ns > c->displaced_all)
+			c->rt_displaced_ns = c->displaced_all;
 
 		if (t1 < c->t0)
 			t1 = c->t0;

@@ -52,6 +52,13 @@ struct fs_job {
 /* Higher-class tasks kept as runnable on one CPU; more are counted. */
 #define FS_LOAD_PENDING	32
 
+/* A higher-class task the server kept waiting: see rt_displaced_ns. */
+struct fs_load_rt {
+	int32_t pid;		/* 0: free */
+	bool slept;		/* seen to sleep after it was displaced */
+	uint64_t displaced;	/* fair tasks ran while it waited */
+};
+
 /* What the replay of one CPU takes as given. */
 struct fs_load {
 	uint64_t t0, t1;	/* the window recorded */
@@ -86,6 +93,22 @@ struct fs_load {
 	uint64_t censor_ns;
 	bool base_known;
 	uint64_t base_starved_ns;
+	/*
+	 * The higher classes' demand that the server's service displaced
+	 * (rt_displaced_ns): the time fair tasks ran after one took the CPU
+	 * from a runnable higher-class task, until a higher class ran again,
+	 * counted for the tasks then waiting that were seen to sleep after
+	 * (a busy loop that slept only before it began is not). Their
+	 * recorded want is not what they would want at other settings: one
+	 * that works until a time would have run and slept where it waited
+	 * (its want grew by the wait), one with work to do would have done it
+	 * sooner. A task never seen to sleep wants the CPU whatever is
+	 * served: not counted. (whatif.h: rt_displaced.) base_preempt_ns,
+	 * set with base_starved_ns, is the RT preemption of the recorded
+	 * setting's replay.
+	 */
+	uint64_t rt_displaced_ns;
+	uint64_t base_preempt_ns;
 	/* While recording. */
 	uint64_t hi_clock;	/* time a higher class ran, up to acct_ts */
 	uint64_t acct_ts;
@@ -99,6 +122,9 @@ struct fs_load {
 	unsigned int nr_throttled;
 	bool hi_on;
 	uint64_t hi_since;
+	bool displacing;	/* fair tasks run in a higher class's stead */
+	uint64_t displaced_all;	/* how long, in all */
+	struct fs_load_rt rt[FS_LOAD_PENDING];	/* the tasks it made wait */
 	bool full;		/* FS_LOAD_MAX reached: the window ends at */
 	uint64_t full_at;
 };

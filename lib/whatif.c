@@ -448,13 +448,23 @@ void fs_whatif_censor(const struct fs_load *load, struct fs_whatif *w)
 {
 	uint64_t base = load->base_known ? load->base_starved_ns :
 			load->starved_ns;
-	uint64_t starved = w->starve.sum + w->starve_open, gain;
+	uint64_t starved = w->starve.sum + w->starve_open, gain, limit, diff;
 
 	w->waited_ns = load->censor_ns;
 	gain = base > starved ? base - starved : 0;
 	w->missing_ns = gain < load->censor_ns ? gain : load->censor_ns;
 	w->censored = w->window_ns &&
 		      w->missing_ns >= w->window_ns / 1000 * CENSOR_PER_MILLE;
+
+	/* The real-time side, against the recorded setting's replay. */
+	w->rt_displaced_ns = load->rt_displaced_ns;
+	limit = w->window_ns / 1000 * CENSOR_PER_MILLE;
+	diff = w->preempt.sum > load->base_preempt_ns ?
+	       w->preempt.sum - load->base_preempt_ns :
+	       load->base_preempt_ns - w->preempt.sum;
+	w->rt_displaced = load->base_known && w->window_ns &&
+			  load->rt_displaced_ns >= limit && diff >= limit;
+	w->rt_over = w->rt_displaced && w->preempt.sum < load->base_preempt_ns;
 }
 
 void fs_whatif_replay(const struct fs_load *load, uint64_t runtime,

@@ -77,6 +77,17 @@
  * Where the setting starves the fair work more, the recorded demand may
  * exceed what those tasks would use: the error goes the other way, and
  * the row is not marked. The recorded setting's own row gains nothing.
+ *
+ * Displaced real-time demand, the same on the other side: the higher
+ * classes' spans are replayed as recorded, but where the server kept a
+ * real-time task that sleeps off the CPU while recording, its recorded
+ * want holds that wait (load.h: rt_displaced_ns). A replay is
+ * rt_displaced when that demand is at least 5 ms per second of the window
+ * and its RT preemption differs from the recorded setting's replay
+ * (base_preempt_ns) by as much: where it preempts less (rt_over), the
+ * replay keeps real-time want that the server's service made, and
+ * starvation and RT preemption are over-predicted; where it preempts
+ * more, the want it would add is missing, and they are under-predicted.
  */
 #ifndef FAIRSRV_WHATIF_H
 #define FAIRSRV_WHATIF_H
@@ -102,13 +113,19 @@ struct fs_whatif {
 	bool censored;			/* under-predicted: see above */
 	uint64_t missing_ns;		/* fair demand it may miss, at most */
 	uint64_t waited_ns;		/* demand hidden: load.h's censor_ns */
+	bool rt_displaced;		/* real-time want displaced: above */
+	bool rt_over;			/* and over-predicted, else under */
+	uint64_t rt_displaced_ns;	/* load.h's rt_displaced_ns */
 };
 
 /* Replay @load with @runtime ns every @period ns into @out. */
 void fs_whatif_replay(const struct fs_load *load, uint64_t runtime,
 		      uint64_t period, struct fs_whatif *out);
 
-/* Mark @w, a replay of @load, censored or not (above); the replay does. */
+/*
+ * Mark @w, a replay of @load, censored and rt_displaced or not (above);
+ * the replay does.
+ */
 void fs_whatif_censor(const struct fs_load *load, struct fs_whatif *w);
 
 /* The worst starvation predicted, the episode still open included. */

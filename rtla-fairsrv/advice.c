@@ -3,6 +3,8 @@
  * The what-if table and the advice of hist, as text: one row per CPU and
  * setting, then the debugfs writes that would apply the advice.
  */
+#include <string.h>
+
 #include "fairsrv.h"
 
 #define FS_DEBUGFS	"/sys/kernel/debug/sched/fair_server"
@@ -21,23 +23,31 @@ const char *fs_whatif_kind_name(enum fs_whatif_kind kind)
 	return names[kind];
 }
 
-/* One row of the table; its note says what to make of it. */
+/*
+ * One row of the table; its note says what to make of it: the marks of
+ * the lines under the table, separated by commas, or "-".
+ */
 static void row(FILE *f, const struct fs_whatif_row *x)
 {
 	const struct fs_whatif *w = &x->w;
 	double share = w->window_ns ? 100.0 * w->fair_ns / w->window_ns : 0;
-	bool disagrees = x->checked && !x->agrees;
-	const char *note = w->censored && disagrees ? "censored,disagrees" :
-			   w->censored ? "censored" :
-			   disagrees ? "disagrees" : "-";
+	char note[64] = "";
 
+	if (w->censored)
+		strcat(note, ",censored");
+	if (w->rt_displaced)
+		strcat(note, w->rt_over ? ",displaced:over" :
+					  ",displaced:under");
+	if (x->checked && !x->agrees)
+		strcat(note, ",disagrees");
 	fprintf(f, "%-9s %4d %8.2f %8.2f %8.2f %8.2f %7llu %8.2f %8.2f %8.2f %6.2f %s\n",
 		fs_whatif_kind_name(x->kind), x->cpu, w->runtime / NS_PER_MS,
 		w->period / NS_PER_MS, fs_whatif_worst(w) / NS_PER_MS,
 		fs_whatif_avg(w) / NS_PER_MS,
 		(unsigned long long)(w->starve.count + (w->starve_open ? 1 : 0)),
 		w->preempt.max / NS_PER_MS, fs_stat_avg(&w->preempt) / NS_PER_MS,
-		fs_whatif_preempt_rate(w) / NS_PER_MS, share, note);
+		fs_whatif_preempt_rate(w) / NS_PER_MS, share,
+		note[0] ? note + 1 : "-");
 }
 
 /* Per second of @w's window, in ms. */
@@ -99,6 +109,29 @@ static void censored(FILE *f, const struct fs_report *r)
 			fprintf(f, "# CPU %d, censored: fair tasks that sleep starved while recording, which may have hidden up to %.2f ms a second of their demand; the settings marked starve fair work less, so those tasks would come back sooner and use more (up to %.2f ms a second): starvation and RT preemption are under-predicted there\n",
 				x->cpu, per_s_ms(&x->w, x->w.waited_ns),
 				per_s_ms(&x->w, most));
+		i = j;
+	}
+}
+
+/*
+ * For each CPU with rows whose real-time demand was displaced, what they
+ * mean.
+ */
+static void displaced(FILE *f, const struct fs_report *r)
+{
+	size_t i = 0, j;
+
+	while (i < r->nr_what_if) {
+		const struct fs_whatif_row *x = &r->what_if[i];
+		bool any = false;
+
+		for (j = i; j < r->nr_what_if && r->what_if[j].cpu == x->cpu;
+		     j++)
+			any |= r->what_if[j].kind != FS_WHATIF_NONE &&
+			       r->what_if[j].w.rt_displaced;
+		if (any)
+			fprintf(f, "# CPU %d, displaced: while recording, the server kept real-time tasks that sleep off the CPU for %.2f ms a second, and the replay takes what they wanted as recorded, that wait included; a setting that preempts them less (displaced:over) would have seen them run and sleep sooner: starvation and RT preemption are over-predicted there; one that preempts them more (displaced:under) would have made them want more: under-predicted\n",
+				x->cpu, per_s_ms(&x->w, x->w.rt_displaced_ns));
 		i = j;
 	}
 }
@@ -206,6 +239,7 @@ void fs_advice_print(const struct fs_report *r, FILE *f)
 		if (r->what_if[i].kind != FS_WHATIF_NONE)
 			row(f, &r->what_if[i]);
 	censored(f, r);
+	displaced(f, r);
 	for (i = 0; i < r->nr_what_if; i++)
 		if (r->what_if[i].checked && !r->what_if[i].agrees)
 			disagrees(f, &r->what_if[i]);

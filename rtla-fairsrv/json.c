@@ -303,6 +303,11 @@ static void what_if(FILE *f, const struct fs_report *r)
 				w->censored ? "true" : "false");
 			num(f, true, "missing_demand_ns", w->missing_ns);
 			num(f, true, "hidden_demand_ns", w->waited_ns);
+			fprintf(f, ",\"rt_displaced\":%s",
+				!w->rt_displaced ? "null" :
+				w->rt_over ? "\"over\"" : "\"under\"");
+			num(f, true, "rt_displaced_demand_ns",
+			    w->rt_displaced_ns);
 			fprintf(f, ",\"starvation\":{");
 			stat_members(f, &w->starve);
 			num(f, true, "open_ns", w->starve_open);

@@ -785,10 +785,12 @@ static void load_debug(const struct fs_load *l, int cpu)
 	for (i = 0; i < l->nr_jobs; i++)
 		open += l->jobs[i].work == FS_WORK_OPEN;
 
-	fs_debug("cpu %d load: %zu higher-class spans, %llu ms, the longest %llu ms at %llu; %zu fair jobs, %zu open; fair work starved %llu ms, sleepers' jobs %llu ms",
+	fs_debug("cpu %d load: %zu higher-class spans, %llu ms, the longest %llu ms at %llu, %llu ms of them displaced; %zu fair jobs, %zu open; fair work starved %llu ms, sleepers' jobs %llu ms",
 		 cpu, l->nr_hi, (unsigned long long)(hi / 1000000),
 		 (unsigned long long)(longest / 1000000),
-		 (unsigned long long)at, l->nr_jobs, open,
+		 (unsigned long long)at,
+		 (unsigned long long)(l->rt_displaced_ns / 1000000),
+		 l->nr_jobs, open,
 		 (unsigned long long)(l->starved_ns / 1000000),
 		 (unsigned long long)(l->censor_ns / 1000000));
 }
@@ -1016,6 +1018,7 @@ static struct fs_whatif_row *what_if(struct run *run, struct fs_report *r,
 			w = &rec->w;
 			run->loads.cpu[cpu].base_starved_ns =
 				w->starve.sum + w->starve_open;
+			run->loads.cpu[cpu].base_preempt_ns = w->preempt.sum;
 			run->loads.cpu[cpu].base_known = true;
 			fs_whatif_censor(&run->loads.cpu[cpu], w);
 			check_recorded(run, cpu, now, rec);

@@ -60,8 +60,9 @@
 #             beside a deadline task, whose share those waits hold too),
 #             within 20%,
 #             unless the tool flags the CPU's replays (the recorded
-#             demand censored, or the replay of the setting the run had
-#             disagreeing with what the run measured): skipped then
+#             demand censored, real-time demand displaced, or the
+#             replay of the setting the run had disagreeing with what
+#             the run measured): skipped then
 #
 # With lost events (a small buffer), a CPU's figures stand only for what
 # was read: there, invalid and stint alone are checked. A CPU taken
@@ -571,7 +572,7 @@ task_starved() {
 replay_row() {
 	sed 's/.*"replays":\[//; s/\]}.*//; s/},{"cpu"/}\n{"cpu"/g' "$J" |
 		grep "^{\"cpu\":$1,\"setting\":\"$2\"" | head -n 1 |
-		grep -o "\"$3\":[0-9a-z]*" | head -n 1 | cut -d: -f2
+		grep -o "\"$3\":\"\\?[0-9a-z]*" | head -n 1 | cut -d: -f2 | tr -d '"'
 }
 
 # whatif_row CPU KEY: a number of CPU's "what-if" replay in the JSON.
@@ -773,6 +774,7 @@ if [ -n "$wi_rt" ] && [ "${lost:-0}" = 0 ] && [ -z "$hp_cpu" ]; then
 		[ "$c" = "$hp_cpu" ] && continue
 		pw=$(whatif_row $c worst_ns) pr=$(whatif_row $c per_s_ns)
 		censored=$(whatif_row $c censored)
+		displaced=$(whatif_row $c rt_displaced)
 		agrees=$(replay_row $c recorded recorded_agrees)
 		num "$pw" "$pr" || { result 1 what-if $c "no what-if row"; continue; }
 		frs=$(list_probes $c fair) rts=$(list_probes $c rt)
@@ -796,10 +798,13 @@ if [ -n "$wi_rt" ] && [ "${lost:-0}" = 0 ] && [ -z "$hp_cpu" ]; then
 			printf "%.0f %.0f %.0f\n", p * win / 1e9 / d, t / d, a / d }')"
 		dev what-if-starved $c "$pw" "$mw"
 		dev what-if-rt $c "$pl" "$mr"
-		# Two flags the tool shows on every row of the CPU, with no
-		# advice there: a prediction flagged is counted as skipped.
+		# The flags the tool shows on the row (and for a replay that
+		# disagrees, on every row of the CPU, with no advice there): a
+		# prediction flagged is counted as skipped.
 		flag=
 		[ "$censored" = true ] && flag="the recorded demand as censored"
+		[ "$displaced" = over ] || [ "$displaced" = under ] &&
+			flag="the real-time demand as displaced ($displaced-predicted)"
 		[ "$agrees" = false ] && flag="its replay of the recorded setting as disagreeing with the run"
 		if [ -n "$flag" ]; then
 			skip what-if $c "predicted worst starvation $pw and RT preemption $pl ns per s of the load" \

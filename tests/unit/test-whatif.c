@@ -602,6 +602,16 @@ static struct fs_event sw(uint64_t ms, int prev, int prev_prio, int64_t state,
 	return e;
 }
 
+/* Feed @l a switch on @cpu at @ms, as sw() makes it. */
+static void feed_sw(struct fs_loads *l, int cpu, uint64_t ms, int prev,
+		    int prev_prio, int64_t state, int next, int next_prio)
+{
+	struct fs_event e = sw(ms, prev, prev_prio, state, next, next_prio);
+
+	e.cpu = cpu;
+	fs_loads_event(l, &e);
+}
+
 /* The recorder, from a stream: FIFO 10 (prio 89), fair 20 and 21. */
 static void recorder(void)
 {
@@ -817,6 +827,90 @@ static void censored(void)
 }
 
 /*
+ * Real-time demand the server displaced. CPU 1: a FIFO duty cycle (10)
+ * that the server's service (fair 20) keeps off the CPU 50 ms, then runs
+ * and sleeps; later it wakes while 20 runs and takes the CPU 1 ms after,
+ * no service. CPU 2: a FIFO hog (11) kept off 40 ms, seen to sleep only
+ * before it began.
+ * CPU 3: a FIFO task (12) kept off, then moved away; one (13) that wakes
+ * after, while the fair task runs on, waits 1 ms for its wake-up alone.
+ */
+static void recorder_displaced(void)
+{
+	struct fs_loads l;
+	struct fs_event e;
+
+	ok(!fs_loads_init(&l, 4, 0), "displaced: set up");
+	feed_sw(&l, 1, 0, 20, 120, 0, 10, 89);		/* 10 runs */
+	feed_sw(&l, 1, 10, 10, 89, 0, 20, 120);		/* served: 10 waits */
+	feed_sw(&l, 1, 60, 20, 120, 0, 10, 89);		/* throttled: 10 runs */
+	feed_sw(&l, 1, 70, 10, 89, 1, 20, 120);		/* 10 sleeps */
+	e = tev(FS_EV_WAKEUP, 1, 100, 10, 89);		/* 10 wakes, 20 runs */
+	fs_loads_event(&l, &e);
+	feed_sw(&l, 1, 101, 20, 120, 0, 10, 89);
+	feed_sw(&l, 1, 110, 10, 89, 1, 20, 120);
+	feed_sw(&l, 2, 0, 21, 120, 0, 11, 89);
+	feed_sw(&l, 2, 1, 11, 89, 1, 21, 120);		/* 11 sleeps until its start */
+	feed_sw(&l, 2, 2, 21, 120, 0, 11, 89);
+	feed_sw(&l, 2, 100, 11, 89, 0, 21, 120);	/* served: 11 waits */
+	feed_sw(&l, 2, 140, 21, 120, 0, 11, 89);
+	feed_sw(&l, 3, 0, 12, 89, 0, 22, 120);		/* served: 12 waits */
+	e = tev(FS_EV_MIGRATE, 0, 10, 12, 89);
+	e.src_cpu = 3;
+	fs_loads_event(&l, &e);
+	e = tev(FS_EV_WAKEUP, 3, 50, 13, 89);
+	fs_loads_event(&l, &e);
+	feed_sw(&l, 3, 51, 22, 120, 0, 13, 89);
+	feed_sw(&l, 3, 60, 13, 89, 1, 22, 120);
+	fs_loads_finish(&l, 200 * MS);
+	ok(l.cpu[1].rt_displaced_ns == 50 * MS,
+	   "displaced: the duty cycle's 50 ms behind the service, not its wake-up's 1 ms (%llu)",
+	   (unsigned long long)l.cpu[1].rt_displaced_ns);
+	ok(l.cpu[2].rt_displaced_ns == 0,
+	   "displaced: none for a busy loop that slept only before it began (%llu)",
+	   (unsigned long long)l.cpu[2].rt_displaced_ns);
+	ok(l.cpu[3].rt_displaced_ns == 0,
+	   "displaced: the service ends when the task it displaced leaves (%llu)",
+	   (unsigned long long)l.cpu[3].rt_displaced_ns);
+	fs_loads_free(&l);
+}
+
+/*
+ * Rows marked rt_displaced: the hog and a spinner as recorded at 50/1000
+ * (its replay preempts 500 ms in 10 s), with 1 s of real-time demand
+ * displaced. 20/100 preempts more (under-predicted); a 10 ms runtime
+ * every second less (over-predicted); neither below 5 ms a second of
+ * displaced demand, nor at the recorded setting.
+ */
+static void rt_displaced(void)
+{
+	struct fs_load l = hog();
+	struct fs_whatif w;
+
+	fs_whatif_replay(&l, 50 * MS, SEC, &w);
+	l.base_known = true;
+	l.base_starved_ns = w.starve.sum + w.starve_open;
+	l.base_preempt_ns = w.preempt.sum;
+	l.rt_displaced_ns = SEC;
+	fs_whatif_censor(&l, &w);
+	ok(!w.rt_displaced && w.rt_displaced_ns == SEC,
+	   "rt_displaced: not at the recorded setting");
+	fs_whatif_replay(&l, 20 * MS, 100 * MS, &w);
+	ok(w.rt_displaced && !w.rt_over,
+	   "rt_displaced: 20/100 preempts more: under-predicted");
+	fs_whatif_replay(&l, 10 * MS, SEC, &w);
+	ok(w.rt_displaced && w.rt_over,
+	   "rt_displaced: 10/1000 preempts less: over-predicted");
+	l.rt_displaced_ns = 45 * MS;
+	fs_whatif_replay(&l, 20 * MS, 100 * MS, &w);
+	ok(!w.rt_displaced, "rt_displaced: not for 4.5 ms a second");
+	l.base_known = false;
+	l.rt_displaced_ns = SEC;
+	fs_whatif_replay(&l, 20 * MS, 100 * MS, &w);
+	ok(!w.rt_displaced, "rt_displaced: not without the recorded setting's replay");
+}
+
+/*
  * Before the window the events go on one by one: a real-time task seen to
  * wake there may have run and slept unseen. It is not kept as wanting
  * the CPU: a stop task woken then would hold the CPU for seconds, until
@@ -901,6 +995,8 @@ int main(void)
 	recorder_starved();
 	recorder_early();
 	censored();
+	recorder_displaced();
+	rt_displaced();
 	recorder_full();
 	return tap_done();
 }
