@@ -1075,19 +1075,30 @@ int main(int argc, char **argv)
 	 * All set-up before the start: a probe still setting up in its window
 	 * would count its own turns there as its first gap. fair-probe reads
 	 * its schedstat at once and then spins, to be on the CPU (or waiting
-	 * for it) at the start; rt-probe sleeps until 50 ms before it (a
+	 * for it) at the start; rt-probe sleeps through the first half of
+	 * the time left until the start (50 ms before it at the latest: a
 	 * read of /proc takes milliseconds under an emulator), so as to
-	 * leave the CPU to the fair-probe until then. The run time over
+	 * leave the CPU to the fair-probe until then. Several real-time
+	 * probes on one CPU set up one after the other, and a fair server
+	 * that their set-up makes boost can take half the CPU from them: a
+	 * fixed 50 ms was seen to leave the last of three 462 ms late. The
+	 * run time over
 	 * the window is taken from the thread's CPU clock at the start (the
 	 * same sum_exec_runtime): fair-probe's spin before it is not in.
 	 * A deadline task wakes a period earlier still: its set-up may have
 	 * used its budget, and it then waits for the next period.
 	 */
 #ifdef PROBE_POLICY_RT
-	if (opt.start_at)
-		wait_until(opt.start_at - SCHEDSTAT_LEAD_NS -
+	if (opt.start_at) {
+		int64_t lead = (opt.start_at -
+				read_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC")) / 2;
+
+		if (lead < SCHEDSTAT_LEAD_NS)
+			lead = SCHEDSTAT_LEAD_NS;
+		wait_until(opt.start_at - lead -
 			   (opt.policy == SCHED_DEADLINE ?
 			    (int64_t)opt.dl_period : 0));
+	}
 #endif
 	ss_start = read_schedstat();
 	switch_mark = switches();
