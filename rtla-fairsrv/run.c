@@ -245,14 +245,24 @@ static void feed_one(void *ctx, const struct fs_event *ev)
 {
 	struct run *run = ctx;
 	struct fs_outcome out;
+	enum fs_state from;
+	uint64_t last;
 
 	if (!selected(run, ev->cpu))
 		return;
+	from = run->cpus[ev->cpu].srv.state;
+	last = run->cpus[ev->cpu].last_ts;
 	fs_cpu_event(&run->cpus[ev->cpu], ev, &out);
-	if (out.invalid)
-		fs_debug("cpu %d: %s at %llu not applied (invalid transition or out of order)",
+	if (out.invalid && ev->ts < last)
+		fs_debug("cpu %d: %s at %llu not applied (out of order: %llu ns before the last)",
 			 ev->cpu, fs_ev_name(ev->type),
-			 (unsigned long long)ev->ts);
+			 (unsigned long long)ev->ts,
+			 (unsigned long long)(last - ev->ts));
+	else if (out.invalid)
+		fs_debug("cpu %d: %s at %llu not applied (invalid transition: %s to %s)",
+			 ev->cpu, fs_ev_name(ev->type),
+			 (unsigned long long)ev->ts, fs_state_letter(from),
+			 fs_state_letter(fs_state_of(ev->flags)));
 	if (account(run, ev->cpu, &out))
 		stop_signal = -1;
 }
