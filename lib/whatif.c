@@ -448,17 +448,16 @@ void fs_whatif_censor(const struct fs_load *load, struct fs_whatif *w)
 {
 	uint64_t base = load->base_known ? load->base_starved_ns :
 			load->starved_ns;
-	uint64_t starved = w->starve.sum + w->starve_open, gain, limit, diff;
+	uint64_t starved = w->starve.sum + w->starve_open, gain, diff;
+	uint64_t limit = w->window_ns / 1000 * CENSOR_PER_MILLE;
 
 	w->waited_ns = load->censor_ns;
 	gain = base > starved ? base - starved : 0;
 	w->missing_ns = gain < load->censor_ns ? gain : load->censor_ns;
-	w->censored = w->window_ns &&
-		      w->missing_ns >= w->window_ns / 1000 * CENSOR_PER_MILLE;
+	w->censored = w->window_ns && w->missing_ns >= limit;
 
 	/* The real-time side, against the recorded setting's replay. */
 	w->rt_displaced_ns = load->rt_displaced_ns;
-	limit = w->window_ns / 1000 * CENSOR_PER_MILLE;
 	diff = w->preempt.sum > load->base_preempt_ns ?
 	       w->preempt.sum - load->base_preempt_ns :
 	       load->base_preempt_ns - w->preempt.sum;

@@ -1082,9 +1082,9 @@ int main(int argc, char **argv)
 	 * probes on one CPU set up one after the other, and a fair server
 	 * that their set-up makes boost can take half the CPU from them: a
 	 * fixed 50 ms was seen to leave the last of three 462 ms late. The
-	 * run time over
-	 * the window is taken from the thread's CPU clock at the start (the
-	 * same sum_exec_runtime): fair-probe's spin before it is not in.
+	 * run time over the window is taken from the thread's CPU clock at
+	 * the start (the same sum_exec_runtime): fair-probe's spin before it
+	 * is not in.
 	 * A deadline task wakes a period earlier still: its set-up may have
 	 * used its budget, and it then waits for the next period.
 	 */
