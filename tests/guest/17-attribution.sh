@@ -51,15 +51,29 @@ holder() {
 		s = substr(s, index(s, "\"top_holder\":{\"task\":"))
 		sub(/^[^,]*,"comm":"/, "", s); sub(/".*/, "", s); print s }' /tmp/at.json
 }
-# worst CPU: "waiter holder1 holder2" of the longest episode of a CPU.
+# worst CPU: "waiter1,waiter2,...|ran holder1 holder2" of the longest
+# episode of a CPU: the waits the kernel named, the fair task that ran
+# at its end, and the holders. The kernel names the task a higher class
+# preempted, not the others queued behind it, and one of those that runs
+# at the end waited all through (one that woke later would be named).
 worst() {
 	sed 's/.*"worst":\[//' /tmp/at.json | tr '}' '\n' |
 		awk -v cpu="$1" '
-		/^,?\{"cpu":/ { c = $0; sub(/^,?\{"cpu":/, "", c); sub(/,.*/, "", c); cur = c; w = ""; n = 0 }
-		/"waits":\[\{"task":\{"pid":/ && cur == cpu && w == "" { w = $0; sub(/.*"comm":"/, "", w); sub(/".*/, "", w) }
-		/"holders":\[\{"task":\{"pid":|^,\{"task":\{"pid":.*"prio"/ && cur == cpu {
-			h = $0; sub(/.*"comm":"/, "", h); sub(/".*/, "", h); hs[n++] = h }
-		/"other_holders_ns"/ && cur == cpu && w != "" { printf "%s", w; for (i = 0; i < n; i++) printf " %s", hs[i]; print ""; exit }'
+		function comm(s) { sub(/.*"comm":"/, "", s); sub(/".*/, "", s); return s }
+		/^,?\{"cpu":/ { c = $0; sub(/^,?\{"cpu":/, "", c); sub(/,.*/, "", c); cur = c; w = ""; n = 0; inw = 0
+			ran = /"ran":\{/ ? comm($0) : "" }
+		cur != cpu { next }
+		/"waits":\[\{"task":\{"pid":/ { inw = 1; w = comm($0); next }
+		/"holders":\[\{"task":\{"pid":/ { inw = 0 }
+		inw && /^,\{"task":\{"pid":/ { w = w "," comm($0); next }
+		!inw && /"holders":\[\{"task":\{"pid":|^,\{"task":\{"pid":.*"prio"/ { hs[n++] = comm($0) }
+		/"other_holders_ns"/ { printf "%s|%s", w, ran; for (i = 0; i < n; i++) printf " %s", hs[i]; print ""; exit }'
+}
+# waited TASK WORST: the first holder if TASK waited in WORST.
+waited() {
+	local who=${2%% *}
+
+	grep -q ",$1," <<< ",${who//|/,}," && cut -d' ' -f2 <<< "$2"
 }
 h1=$(holder 1) h2=$(holder 2)
 w1=$(worst 1) w2=$(worst 2)
@@ -68,9 +82,9 @@ echo "# cpu2: top holder $h2; longest episode: $w2"
 check "cpu1: rt-alpha caused the most starvation ($h1)" test "$h1" = rt-alpha
 check "cpu2: rt-beta caused the most starvation ($h2)" test "$h2" = rt-beta
 check "cpu1: fair-one waited in the longest episode, behind rt-alpha ($w1)" \
-	test "${w1%% *}" = fair-one -a "$(cut -d' ' -f2 <<< "$w1")" = rt-alpha
+	test "$(waited fair-one "$w1")" = rt-alpha
 check "cpu2: fair-two waited in the longest episode, behind rt-beta first ($w2)" \
-	test "${w2%% *}" = fair-two -a "$(cut -d' ' -f2 <<< "$w2")" = rt-beta
+	test "$(waited fair-two "$w2")" = rt-beta
 check "cpu2: rt-gamma held the CPU in it too ($w2)" grep -q ' rt-gamma' <<< "$w2"
 
 grep '^# CPU' /tmp/at.txt | sed 's/^/# text: /'
