@@ -76,7 +76,7 @@ static void server(struct fs_derive_cpu *c, const struct fs_event *ev,
 {
 	enum fs_state from = c->known ? c->state : FS_ST_UNKNOWN;
 	enum fs_state to = fs_state_of(ev->flags);
-	struct fs_event stop;
+	struct fs_event mid;
 
 	switch (ev->type) {
 	case FS_EV_P_START:
@@ -106,16 +106,29 @@ static void server(struct fs_derive_cpu *c, const struct fs_event *ev,
 		    (c->known && c->state == FS_ST_INIT))
 			return;
 		c->started = false;
-		stop = *ev;
-		stop.flags &= ~(FS_FLAG_ACTIVE | FS_FLAG_THROTTLED |
-				FS_FLAG_ARMED);
-		put(c, &stop, FS_EV_STOP, emit, ctx);
+		mid = *ev;
+		mid.flags &= ~(FS_FLAG_ACTIVE | FS_FLAG_THROTTLED |
+			       FS_FLAG_ARMED);
+		put(c, &mid, FS_EV_STOP, emit, ctx);
 		to = FS_ST_INIT;
 		break;
 	case FS_EV_P_TIMER:
 		if (!ev->ret)
 			return;
 		if (ev->flags & FS_FLAG_ARMED) {
+			/*
+			 * Armed from D: the server ran out of runtime, its
+			 * replenishment timer could not start (the period
+			 * had ended already), and the replenishment made at
+			 * once armed the defer, as an idle charge had taken
+			 * it out of the running state. Its throttle was not
+			 * seen (that timer's start failed): it comes first.
+			 */
+			if (from == FS_ST_RUNNING) {
+				mid = *ev;
+				mid.flags &= ~FS_FLAG_ARMED;
+				put(c, &mid, FS_EV_THROTTLE, emit, ctx);
+			}
 			if (from == FS_ST_ZL_WAIT && ev->deadline != c->deadline)
 				put(c, ev, FS_EV_POSTPONE, emit, ctx);
 			put(c, ev, FS_EV_DEFER, emit, ctx);

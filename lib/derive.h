@@ -15,7 +15,9 @@
  *                                               only a stop dequeues a
  *                                               server to sleep)
  *   start_dl_timer()       -> B, armed          defer; from B with a new
- *                                               deadline: postpone first
+ *                                               deadline: postpone first;
+ *                                               from D: throttle first
+ *                                               (the timer that failed)
  *                          D -> E, not armed    throttle
  *   replenish_dl_entity()  B -> D               boost (zero-laxity timer)
  *                          other                replenish

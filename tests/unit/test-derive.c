@@ -244,6 +244,29 @@ static void test_server(void)
 		feed(&d, e);
 	}
 	ok(nr_out == n, "a timer not started is no event");
+	/*
+	 * Serving (D), an idle charge takes the rest of the runtime and
+	 * leaves the running state. The throttle's timer cannot start (the
+	 * period is over), the replenishment made at once arms the defer:
+	 * the armed timer is seen, then the replenishment's return.
+	 */
+	feed(&d, probe(FS_EV_P_REPLENISH, 1250 * MS, A_ | U_, 50 * MS, 2250 * MS));
+	n = nr_out;
+	{
+		struct fs_event e = probe(FS_EV_P_TIMER, 2250 * MS, A_ | T_,
+					  0, 2250 * MS);
+
+		e.ret = 0;
+		feed(&d, e);
+	}
+	feed(&d, probe(FS_EV_P_TIMER, 2250 * MS, A_ | T_ | R_, 50 * MS, 3250 * MS));
+	feed(&d, probe(FS_EV_P_REPLENISH, 2250 * MS, A_ | T_ | R_, 50 * MS, 3250 * MS));
+	{
+		enum fs_ev want[] = { FS_EV_THROTTLE, FS_EV_DEFER, FS_EV_REPLENISH };
+
+		ok(types_are(n, want, 3) && fs_state_of(out[n].flags) == FS_ST_REPL_WAIT,
+		   "a defer armed from D: the throttle first, then the defer");
+	}
 	/* Idle time: an event only when it uses the runtime up. */
 	n = nr_out;
 	feed(&d, probe(FS_EV_P_IDLE_IN, 1300 * MS, A_ | T_ | R_, 10 * MS, 2200 * MS));
