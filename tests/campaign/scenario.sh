@@ -327,13 +327,6 @@ todo() {
 # kernel): the trace of that stint lacks the switch back, so the cause is
 # not found yet. Known, not fixed: a TODO there.
 STOCK_WHY="the kprobe source's longest stint can exceed the RT task's gap by ~2 ms (seed 1 on the stock kernel)"
-# On the stock kernel the BPF source's derived events once in three runs
-# of seed 6 had one defer that the model could not apply (CPU 1 at 0.5 /
-# 24 ms, CPU 3 at 2.2 / 11 ms, while the probes polled for their start):
-# the stops on 6.12's paths all go through task_non_contending(), which
-# is probed, so the cause is not placed yet (-D now names the
-# transition). Known, not fixed: a TODO there, for that event alone.
-STOCK_DEFER_WHY="stock kernel: a derived defer the model cannot apply, once in three runs of seed 6 (not placed yet)"
 STOCK_SERVED_WHY="stock kernel: patch 7's defect runs fair tasks outside the server (seed 1, CPU 2 at 0.5 / 13 ms: served 1233 ms, the fair tasks ran 1307)"
 # todo_if WHY CHECK CPU TEXT COMMAND...: a TODO with WHY if WHY is not
 # empty, a check otherwise.
@@ -595,12 +588,7 @@ task_max() {
 
 for c in 1 2 3; do
 	inv=$(jcpu "$J" $c invalid)
-	# The events not applied on this CPU, other than a defer.
-	other=$(grep -E "^debug: cpu $c: [a-z_]+ at [0-9]+ not applied" "$dir/tool.err" |
-		grep -vc "^debug: cpu $c: server_defer ")
-	todo_if "$([ -n "$stock" ] && [ "${inv:-0}" != 0 ] && [ "$other" = 0 ] &&
-		echo "$STOCK_DEFER_WHY")" \
-		invalid $c "no invalid transition ($inv)" test "${inv:-x}" = 0
+	t invalid $c "no invalid transition ($inv)" test "${inv:-x}" = 0
 	bound=$(( ${max_rt[$c]} + 2 * TICK_NS ))
 	pmax=$(jcpu "$J" $c rt_preempted max_ns)
 	# The real-time tasks' longest gap, and their waits.
