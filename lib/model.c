@@ -26,6 +26,7 @@ int fs_cpu_init(struct fs_cpu *c, int cpu, uint64_t bucket_ns,
 void fs_cpu_window(struct fs_cpu *c, uint64_t from)
 {
 	c->srv.from = from;
+	c->st.from = from;
 }
 
 /* Release one CPU's model. */

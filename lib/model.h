@@ -189,6 +189,12 @@ struct fs_episode {
 /* The fair starvation part of a CPU's model. */
 struct fs_starve {
 	bool open;
+	/*
+	 * The window's start (fs_cpu_window()). An episode that ended
+	 * before it is not counted; one that ended after it adds to
+	 * total_ns from there, and its whole length to hist.
+	 */
+	uint64_t from;
 	struct fs_episode ep;	/* the open episode, or the last one */
 	struct fs_hist hist;	/* lengths of the episodes seen whole, ns */
 	uint64_t total_ns;	/* their sum, and of partial ones */
@@ -257,7 +263,10 @@ void fs_cpu_free(struct fs_cpu *c);
  * happens from there. Earlier events (the server's, turned on first so
  * that its state is known when the window opens) only set the state, and
  * a serving episode under way at @from is not counted, as one still
- * open at the end is not.
+ * open at the end is not. A starvation episode that ended before @from
+ * is not counted either; one under way then ends inside the window and
+ * is known whole: its length is a sample, and the starved time counts
+ * from @from.
  */
 void fs_cpu_window(struct fs_cpu *c, uint64_t from);
 

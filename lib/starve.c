@@ -159,6 +159,11 @@ static void close_episode(struct fs_starve *s, uint64_t ts, unsigned int why,
 	struct fs_episode *ep = &s->ep;
 	unsigned int i;
 
+	if (ts < s->from) {
+		/* Over before the window opened: not counted. */
+		s->open = false;
+		return;
+	}
 	hold_close(ep, ts);
 	ep->ns = ts - ep->start;
 	ep->end = why;
@@ -178,7 +183,7 @@ static void close_episode(struct fs_starve *s, uint64_t ts, unsigned int why,
 	sort_holds(ep);
 
 	s->ends[why]++;
-	s->total_ns += ep->ns;
+	s->total_ns += ts - (ep->start > s->from ? ep->start : s->from);
 	if (ep->start_known)
 		fs_hist_add(&s->hist, ep->ns);
 	else
@@ -241,21 +246,26 @@ void fs_starve_event(struct fs_starve *s, const struct fs_event *ev,
 		hold_switch(&s->ep, &ev->holder, ev->ts);
 		break;
 	case FS_EV_LEAVE:
-		if (s->open)
+		if (s->open && ev->ts >= s->from)
 			leave(s, ev, out);
 		break;
 	case FS_EV_RAN:
 		/* A task's own figure: no episode changes with it. */
+		if (ev->ts < s->from)
+			break;
 		out->ran = &ev->task;
 		out->ran_ns = ev->starved;
 		break;
 	case FS_EV_END:
 		if (!s->open) {
 			/* It began before we saw it: its length is the kernel's. */
+			if (ev->ts < s->from)
+				break;
 			s->orphans++;
 			s->ends[ev->why < FS_END_NR ? ev->why : FS_END_LOST]++;
 			s->partial++;
-			s->total_ns += ev->starved;
+			s->total_ns += ev->ts - s->from < ev->starved ?
+				       ev->ts - s->from : ev->starved;
 			break;
 		}
 		close_episode(s, ev->ts, ev->why < FS_END_NR ? ev->why :

@@ -264,6 +264,46 @@ static void test_partial(void)
 	fs_cpu_free(&c);
 }
 
+/*
+ * 4b. The window opens at T0 + 100 ms: an episode over before it is not
+ * counted; one under way then is a whole sample, its starved time counted
+ * from the window.
+ */
+static void test_window(void)
+{
+	struct fs_cpu c;
+
+	if (!init(&c))
+		return;
+	fs_cpu_window(&c, T0 + 100 * MS);
+	wait(&c, T0, &fair_a, &rt_x, FS_WAIT_WAKEUP, true);
+	ev(&c, FS_EV_RAN, T0 + 30 * MS, &fair_a, NULL, 0, false);
+	ok(!out.ran, "a task's own figure before the window: none");
+	end(&c, T0 + 30 * MS, &fair_a, FS_END_RAN);
+	ok(!out.episode && !c.st.open && c.st.hist.stat.count == 0 &&
+	   c.st.total_ns == 0 && c.st.ends[FS_END_RAN] == 0 &&
+	   !fs_starve_top_holder(&c.st, T0 + 40 * MS, &h),
+	   "an episode over before the window: not counted");
+	wait(&c, T0 + 60 * MS, &fair_a, &rt_x, FS_WAIT_PREEMPTED, true);
+	end(&c, T0 + 160 * MS, &fair_a, FS_END_SERVED);
+	ok(out.episode && out.episode->ns == 100 * MS &&
+	   c.st.hist.stat.count == 1 && c.st.hist.stat.max == 100 * MS &&
+	   c.st.total_ns == 60 * MS,
+	   "one under way: a 100 ms sample, 60 ms starved in the window");
+	{
+		/* An end with nothing open: the kernel's length, clipped. */
+		struct fs_event e = {
+			.type = FS_EV_END, .cpu = 1, .ts = T0 + 200 * MS,
+			.why = FS_END_RAN, .task = fair_b, .starved = 150 * MS,
+		};
+
+		fs_cpu_event(&c, &e, &out);
+	}
+	ok(c.st.partial == 1 && c.st.total_ns == 160 * MS,
+	   "an end with nothing open adds its time within the window");
+	fs_cpu_free(&c);
+}
+
 /* 5. Lost events mid-episode; time running backwards. */
 static void test_lost(void)
 {
@@ -550,6 +590,7 @@ int main(void)
 	test_preempted();
 	test_leave();
 	test_partial();
+	test_window();
 	test_lost();
 	test_finish();
 	test_threshold();
