@@ -15,6 +15,7 @@ secs=5
 rtla fairsrv hist -c 0-3 -H 0 --json > /tmp/ev.json 2> /tmp/ev.err &
 tool=$!
 check "rtla fairsrv starts collecting" collecting $tool
+echo 1 > $T/tracing_on	# a run before this one in the same boot left it off
 echo 'type == 2' > $T/events/sched/sched_dl_throttle/filter
 echo 'type == 2' > $T/events/sched/sched_dl_replenish/filter
 for e in $T/events/sched/sched_dl_*; do echo 1 > "$e/enable"; done
@@ -111,15 +112,21 @@ for b in "${boosts[@]:0:${#boosts[@]}-1}"; do
 	# the first throttle after this boost
 	t=$(printf '%s\n' "${throttles[@]}" | awk -v b="$b" '$1 > b { print; exit }')
 	[ -n "$t" ] || continue
-	# Not before the budget can be spent, and spent to within two ticks
-	# (1 ms each) when it comes: the runtime the throttle reports is the
-	# kernel's own account, where the time on the clock also holds what
-	# ran outside the server (interrupts, a stall of the emulator).
+	# Not before the budget can be spent, and no more served than the
+	# clock holds: the runtime the boost gave less what the throttle
+	# left (the kernel's own account) is at most the time between them,
+	# which also holds what ran outside the server (interrupts, a stall
+	# of the emulator; 2 us for the trace's rounding). The overrun is
+	# up to a tick (1 ms), but the guest's ticks run late under the
+	# emulator (11 ms seen, README; once 3.4 ms here): at most 12 ms.
 	d=$(awk -v a="$t" -v b="$b" 'BEGIN { print a - b }')
 	r=$(grep -F " $t: sched_dl_throttle: cpu=1 " /tmp/ev.trace | head -n 1 |
 		sed -n 's/.* runtime=\(-\{0,1\}[0-9]*\) .*/\1/p')
-	in_range "$d" 0.045 1 && in_range "${r:-x}" -2000000 0 ||
-		{ echo "# throttle $d s after boost at $b, runtime $r ns"; bad=1; }
+	rb=$(grep -F " $b: sched_dl_server_boost: cpu=1 " /tmp/ev.trace | head -n 1 |
+		sed -n 's/.* runtime=\([0-9]*\) .*/\1/p')
+	in_range "$d" 0.045 1 && in_range "${r:-x}" -12000000 0 && num "$rb" &&
+		awk -v d="$d" -v rb="$rb" -v r="$r" 'BEGIN { exit !((rb - r) / 1e9 <= d + 0.000002) }' ||
+		{ echo "# throttle $d s after boost at $b, runtime $rb then $r ns"; bad=1; }
 	n=$((n + 1))
 	# the wait before the next boost starts with a postponement right
 	# after the throttle: the server re-arms for zero laxity.
