@@ -122,11 +122,15 @@ static void server(struct fs_derive_cpu *c, const struct fs_event *ev,
 			 * had ended already), and the replenishment made at
 			 * once armed the defer, as an idle charge had taken
 			 * it out of the running state. Its throttle was not
-			 * seen (that timer's start failed): it comes first.
+			 * seen (that timer's start failed): it comes first,
+			 * with the period it ended and the runtime it ran
+			 * out of (the overrun is not known), not the new ones.
 			 */
 			if (from == FS_ST_RUNNING) {
 				mid = *ev;
 				mid.flags &= ~FS_FLAG_ARMED;
+				mid.runtime = 0;
+				mid.deadline = c->deadline;
 				put(c, &mid, FS_EV_THROTTLE, emit, ctx);
 			}
 			if (from == FS_ST_ZL_WAIT && ev->deadline != c->deadline)

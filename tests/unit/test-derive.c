@@ -266,6 +266,9 @@ static void test_server(void)
 
 		ok(types_are(n, want, 3) && fs_state_of(out[n].flags) == FS_ST_REPL_WAIT,
 		   "a defer armed from D: the throttle first, then the defer");
+		ok(nr_out >= n + 1 && out[n].runtime == 0 &&
+		   out[n].deadline == 2250 * MS,
+		   "the throttle has the runtime it ran out of and its old deadline");
 	}
 	/* Idle time: an event only when it uses the runtime up. */
 	n = nr_out;
