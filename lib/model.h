@@ -146,6 +146,7 @@ struct fs_wait {
 struct fs_hold {
 	struct fs_task task;
 	uint64_t ns;
+	uint64_t early_ns;	/* in an episode: of ns, before the window */
 };
 
 #define FS_EP_WAITS	8	/* named waits kept per episode */
@@ -162,6 +163,7 @@ struct fs_ep_server {
 struct fs_episode {
 	int cpu;
 	uint64_t start;		/* ts of the first wait seen */
+	uint64_t from;		/* the window's start, when it opened */
 	uint64_t ns;		/* length (so far, while open) */
 	bool start_known;	/* false: it began before it was seen */
 	unsigned int end;	/* fs_end_why; FS_END_OPEN while open */
@@ -180,6 +182,7 @@ struct fs_episode {
 	struct fs_hold holds[FS_EP_HOLDS];
 	unsigned int nr_holds;
 	uint64_t other_hold_ns;	/* by holders beyond FS_EP_HOLDS */
+	uint64_t other_early_ns;	/* of it, before the window */
 	int cur_hold;		/* index of the current holder, -1: other */
 	uint64_t hold_since;	/* ts the current holder took over */
 };
@@ -192,7 +195,8 @@ struct fs_starve {
 	/*
 	 * The window's start (fs_cpu_window()). An episode that ended
 	 * before it is not counted; one that ended after it adds to
-	 * total_ns from there, and its whole length to hist.
+	 * total_ns and to the holders' totals from there, and its whole
+	 * length to hist.
 	 */
 	uint64_t from;
 	struct fs_episode ep;	/* the open episode, or the last one */

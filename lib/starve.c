@@ -32,6 +32,14 @@ static bool same_task(const struct fs_task *a, const struct fs_task *b)
 	return a->pid == b->pid && !strcmp(a->comm, b->comm);
 }
 
+/* The part of the stretch from @since to @ts that lies before @from. */
+static uint64_t before(uint64_t since, uint64_t ts, uint64_t from)
+{
+	if (since >= from)
+		return 0;
+	return (ts < from ? ts : from) - since;
+}
+
 /* Add @ns to @task's entry in a table of holders, or to @other_ns. */
 static void hold_add(struct fs_hold *tab, unsigned int *nr, unsigned int max,
 		     uint64_t *other_ns, const struct fs_task *task,
@@ -65,18 +73,23 @@ static int hold_index(struct fs_episode *ep, const struct fs_task *task)
 		return -1;
 	ep->holds[ep->nr_holds].task = *task;
 	ep->holds[ep->nr_holds].ns = 0;
+	ep->holds[ep->nr_holds].early_ns = 0;
 	return (int)ep->nr_holds++;
 }
 
-/* Close the current holder's stretch at @ts. */
+/* End the current holder's stretch at @ts, and its part before the window. */
 static void hold_close(struct fs_episode *ep, uint64_t ts)
 {
 	uint64_t ns = ts - ep->hold_since;
+	uint64_t early = before(ep->hold_since, ts, ep->from);
 
-	if (ep->cur_hold >= 0)
+	if (ep->cur_hold >= 0) {
 		ep->holds[ep->cur_hold].ns += ns;
-	else
+		ep->holds[ep->cur_hold].early_ns += early;
+	} else {
 		ep->other_hold_ns += ns;
+		ep->other_early_ns += early;
+	}
 	ep->hold_since = ts;
 }
 
@@ -98,6 +111,7 @@ static void open_episode(struct fs_starve *s, const struct fs_event *ev,
 	memset(ep, 0, sizeof(*ep));
 	ep->cpu = cpu;
 	ep->start = ev->ts;
+	ep->from = s->from;
 	ep->start_known = ev->first && ev->why != FS_WAIT_UNSEEN;
 	ep->end = FS_END_OPEN;
 	ep->server_at_start = server;
@@ -178,8 +192,8 @@ static void close_episode(struct fs_starve *s, uint64_t ts, unsigned int why,
 	for (i = 0; i < ep->nr_holds; i++)
 		hold_add(s->holders, &s->nr_holders, FS_HOLDERS,
 			 &s->other_holders_ns, &ep->holds[i].task,
-			 ep->holds[i].ns);
-	s->other_holders_ns += ep->other_hold_ns;
+			 ep->holds[i].ns - ep->holds[i].early_ns);
+	s->other_holders_ns += ep->other_hold_ns - ep->other_early_ns;
 	sort_holds(ep);
 
 	s->ends[why]++;
@@ -385,10 +399,11 @@ bool fs_starve_top_holder(const struct fs_starve *s, uint64_t now,
 	memcpy(tab, s->holders, sizeof(tab));
 	if (s->open) {
 		for (i = 0; i < ep->nr_holds; i++) {
-			uint64_t ns = ep->holds[i].ns;
+			uint64_t ns = ep->holds[i].ns - ep->holds[i].early_ns;
 
 			if ((int)i == ep->cur_hold && now > ep->hold_since)
-				ns += now - ep->hold_since;
+				ns += now - ep->hold_since -
+				      before(ep->hold_since, now, ep->from);
 			hold_add(tab, &nr, FS_HOLDERS, &other,
 				 &ep->holds[i].task, ns);
 		}

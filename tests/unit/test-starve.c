@@ -284,12 +284,24 @@ static void test_window(void)
 	   c.st.total_ns == 0 && c.st.ends[FS_END_RAN] == 0 &&
 	   !fs_starve_top_holder(&c.st, T0 + 40 * MS, &h),
 	   "an episode over before the window: not counted");
+	/* rt-x holds 60-80 and 130-160 ms, rt-y 80-130; the window opens at 100. */
 	wait(&c, T0 + 60 * MS, &fair_a, &rt_x, FS_WAIT_PREEMPTED, true);
+	ev(&c, FS_EV_HOLD, T0 + 80 * MS, NULL, &rt_y, 0, false);
+	ev(&c, FS_EV_HOLD, T0 + 130 * MS, NULL, &rt_x, 0, false);
+	ok(fs_starve_top_holder(&c.st, T0 + 140 * MS, &h) &&
+	   h.task.pid == rt_y.pid && h.ns == 30 * MS,
+	   "while it is open, the holders count from the window: rt-y 30 ms");
 	end(&c, T0 + 160 * MS, &fair_a, FS_END_SERVED);
 	ok(out.episode && out.episode->ns == 100 * MS &&
 	   c.st.hist.stat.count == 1 && c.st.hist.stat.max == 100 * MS &&
 	   c.st.total_ns == 60 * MS,
 	   "one under way: a 100 ms sample, 60 ms starved in the window");
+	ok(out.episode->nr_holds == 2 && out.episode->holds[0].ns == 50 * MS &&
+	   out.episode->holds[1].ns == 50 * MS,
+	   "its holders keep their whole stretches in the episode");
+	ok(c.st.nr_holders == 2 && c.st.holders[0].ns == 30 * MS &&
+	   c.st.holders[1].ns == 30 * MS && c.st.other_holders_ns == 0,
+	   "the CPU's holder totals count from the window: 30 ms each");
 	{
 		/* An end with nothing open: the kernel's length, clipped. */
 		struct fs_event e = {
