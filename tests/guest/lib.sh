@@ -400,6 +400,31 @@ probe_waits() {
 	sed -n 's/^wake .*lat_ns=//p; s/^gap .*len_ns=//p' "$1"
 }
 
+# probe_queued FILE: of each of those waits, the part the probe was
+# runnable: of a wake-up's latency, its schedstat run delay (-1 where it
+# could not read it); a gap while it spins is a preemption, runnable all
+# through.
+probe_queued() {
+	sed -n 's/^wake .*queued_ns=//p; s/^gap .*len_ns=//p' "$1"
+}
+
+# probe_late FILE: "due late" (ns) of each wake-up of a cycling probe that
+# ran late before it was even runnable: due, an offset from the probe's
+# start, and the latency less the run delay (a timer or an interrupt late).
+probe_late() {
+	sed -n 's/^wake due_ns=\([0-9]*\) lat_ns=\([0-9]*\) .*queued_ns=\([0-9]*\)$/\1 \2 \3/p' "$1" |
+		awk '{ print $1, $2 - $3 }'
+}
+
+# tool_spans JSON CPU: "start end" (ns) of the starvation episodes of CPU
+# in the "worst" list of rtla fairsrv's --json (--worst large enough).
+tool_spans() {
+	sed 's/.*"worst":\[//' "$1" |
+		grep -o "{\"cpu\":$2,\"start_ns\":[0-9]*,\"ns\":[0-9]*" |
+		sed 's/.*"start_ns":\([0-9]*\),"ns":\([0-9]*\)/\1 \2/' |
+		awk '{ print $1, $1 + $2 }'
+}
+
 # over_stat MIN_NS: "count avg max" of the numbers on stdin above MIN_NS.
 over_stat() {
 	awk -v min="$1" '$1 + 0 > min + 0 { n++; s += $1; if ($1 + 0 > m + 0) m = $1 }

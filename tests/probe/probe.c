@@ -68,6 +68,12 @@ struct span {
 	int64_t len;
 	long runs;	/* turns on the CPU in it the thread never saw */
 	int64_t charged;	/* CPU time the kernel charged inside it */
+	/*
+	 * A wake-up's: of its latency, the time the kernel counted the
+	 * thread runnable but waiting for a CPU (schedstat's run delay);
+	 * -1 if not known.
+	 */
+	int64_t queued;
 };
 
 /* A growable list of spans. */
@@ -269,7 +275,12 @@ static void usage(void)
 	       "  the clock: a turn that went on while the CPU was not run,\n"
 	       "  at the jump's start or its end)\n"
 	       "and, with -C, one line per wake-up and per sleep:\n"
-	       "  wake due_ns=OFFSET lat_ns=LATENCY runs=N\n"
+	       "  wake due_ns=OFFSET lat_ns=LATENCY runs=N queued_ns=Q\n"
+	       "  (Q: of the latency, the time the kernel counted the thread\n"
+	       "  runnable but waiting for a CPU, its run delay in\n"
+	       "  /proc/self/schedstat, -1 if unknown; the rest came before\n"
+	       "  it was runnable: a timer or an interrupt late. A gap while\n"
+	       "  it spins is a preemption, runnable all through)\n"
 	       "  sleep start_ns=OFFSET len_ns=LENGTH\n"
 	       "and, with -o, one line per stall (the jump, and the CPU time\n"
 	       "charged somewhere in it):\n"
@@ -775,14 +786,46 @@ static void spans_reserve(struct spans *l)
 
 /* Append a span to @l; exit 1 when out of memory. */
 static void spans_append(struct spans *l, int64_t at, int64_t len,
-			 long runs, int64_t charged)
+			 long runs, int64_t charged, int64_t queued)
 {
 	spans_reserve(l);
 	l->v[l->nr].at = at;
 	l->v[l->nr].len = len;
 	l->v[l->nr].runs = runs;
 	l->v[l->nr].charged = charged;
+	l->v[l->nr].queued = queued;
 	l->nr++;
+}
+
+/* /proc/self/schedstat, kept open for run_delay(); -2: not tried yet. */
+static int schedstat_fd = -2;
+
+/*
+ * The thread's run delay so far (schedstat's second field), -1 if the
+ * kernel has none. One pread() of a file kept open: a wake-up's reading
+ * has to be short, since a preemption after the kernel took the value
+ * and before the clock is read counts as a wait before the wake-up.
+ */
+static int64_t run_delay(void)
+{
+	unsigned long long run, wait;
+	char buf[256];
+	ssize_t len;
+
+	if (schedstat_fd == -2) {
+		schedstat_fd = open(SCHEDSTAT_PATH, O_RDONLY | O_CLOEXEC);
+		if (schedstat_fd < 0 && errno != ENOENT)
+			die("open(%s): %s", SCHEDSTAT_PATH, strerror(errno));
+	}
+	if (schedstat_fd < 0)
+		return -1;
+	len = pread(schedstat_fd, buf, sizeof(buf) - 1, 0);
+	if (len < 0)
+		die("pread(%s): %s", SCHEDSTAT_PATH, strerror(errno));
+	buf[len] = '\0';
+	if (sscanf(buf, "%llu %llu", &run, &wait) != 2 || wait > INT64_MAX)
+		die("%s: unexpected contents", SCHEDSTAT_PATH);
+	return (int64_t)wait;
 }
 
 /* Account one gap of @len ns that began at @start. */
@@ -804,7 +847,7 @@ static void record_gap(struct gap_stats *gs, int list, int64_t start,
 	if (len > 500 * NSEC_PER_MSEC)
 		gs->over_500ms++;
 	if (list)
-		spans_append(&gs->list, start, len, runs, charged);
+		spans_append(&gs->list, start, len, runs, charged, -1);
 }
 
 /*
@@ -819,7 +862,7 @@ static void record_stall(struct gap_stats *gs, int list, int64_t start,
 	if (charged > gs->stall_max)
 		gs->stall_max = charged;
 	if (list)
-		spans_append(&gs->stall_list, start, len, 0, charged);
+		spans_append(&gs->stall_list, start, len, 0, charged, -1);
 }
 
 /*
@@ -873,9 +916,12 @@ static int64_t measure(const struct options *opt, struct gap_stats *gs,
 	return now;
 }
 
-/* Account one wake-up that was due at @due and ran @lat ns later. */
+/*
+ * Account one wake-up that was due at @due and ran @lat ns later, @queued
+ * of them runnable (-1: not known).
+ */
 static void record_wake(struct wake_stats *ws, int list, int64_t due,
-			int64_t lat, long runs)
+			int64_t lat, long runs, int64_t queued)
 {
 	if (ws->count == 0 || lat > ws->max)
 		ws->max = lat;
@@ -886,7 +932,7 @@ static void record_wake(struct wake_stats *ws, int list, int64_t due,
 		ws->sum_over_1ms += lat;
 	}
 	if (list)
-		spans_append(&ws->list, due, lat, runs, 0);
+		spans_append(&ws->list, due, lat, runs, 0, queued);
 }
 
 /*
@@ -925,7 +971,7 @@ static int64_t cycle(const struct options *opt, struct gap_stats *gs,
 		     struct wake_stats *ws, int64_t first, int64_t deadline)
 {
 	uint64_t rnd = 0x9e3779b97f4a7c15ULL + (uint64_t)opt->cpu;
-	int64_t due = first, now = first, cpu = 0, lat;
+	int64_t due = first, now = first, cpu = 0, lat, delay = -1, queued;
 	bool slept;
 	long runs;
 
@@ -964,7 +1010,10 @@ static int64_t cycle(const struct options *opt, struct gap_stats *gs,
 		 */
 		slept = due > now;
 		if (opt->list && slept)
-			spans_append(&ws->sleeps, now, due - now, 0, 0);
+			spans_append(&ws->sleeps, now, due - now, 0, 0, -1);
+		/* The wake-up's run delay counts from here. */
+		if (opt->list)
+			delay = run_delay();
 		if (!sleep_until(due))
 			break;
 		/*
@@ -973,6 +1022,11 @@ static int64_t cycle(const struct options *opt, struct gap_stats *gs,
 		 */
 		if (!slept)
 			continue;
+		/*
+		 * The run delay first: a preemption before the kernel takes
+		 * it is in both figures, one after it in the latency only.
+		 */
+		queued = delay >= 0 ? run_delay() - delay : -1;
 		now = read_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC");
 		lat = now - due;
 		runs = unseen_runs();
@@ -980,7 +1034,7 @@ static int64_t cycle(const struct options *opt, struct gap_stats *gs,
 		if (opt->off_cpu)
 			lat -= read_clock(CLOCK_THREAD_CPUTIME_ID,
 					  "CLOCK_THREAD_CPUTIME_ID") - cpu;
-		record_wake(ws, opt->list, due, lat, runs);
+		record_wake(ws, opt->list, due, lat, runs, queued);
 	}
 	return now;
 }
@@ -1033,9 +1087,10 @@ static void report(const struct options *opt, const struct gap_stats *gs,
 		       gs->list.v[i].at - t0, gs->list.v[i].len,
 		       gs->list.v[i].runs, gs->list.v[i].charged);
 	for (i = 0; i < ws->list.nr; i++)
-		printf("wake due_ns=%" PRId64 " lat_ns=%" PRId64 " runs=%ld\n",
+		printf("wake due_ns=%" PRId64 " lat_ns=%" PRId64
+		       " runs=%ld queued_ns=%" PRId64 "\n",
 		       ws->list.v[i].at - t0, ws->list.v[i].len,
-		       ws->list.v[i].runs);
+		       ws->list.v[i].runs, ws->list.v[i].queued);
 	for (i = 0; i < ws->sleeps.nr; i++)
 		printf("sleep start_ns=%" PRId64 " len_ns=%" PRId64 "\n",
 		       ws->sleeps.v[i].at - t0, ws->sleeps.v[i].len);
@@ -1138,5 +1193,7 @@ int main(int argc, char **argv)
 	free(gs.stall_list.v);
 	free(ws.list.v);
 	free(ws.sleeps.v);
+	if (schedstat_fd >= 0 && close(schedstat_fd))
+		die("close(%s): %s", SCHEDSTAT_PATH, strerror(errno));
 	return 0;
 }
