@@ -736,26 +736,32 @@ struct schedstat {
 	int64_t wait;		/* ns runnable but waiting for a CPU */
 };
 
-/* Read /proc/self/schedstat; both fields -1 if the file is missing. */
+/* /proc/self/schedstat, kept open for read_schedstat(); -2: not tried yet. */
+static int schedstat_fd = -2;
+
+/*
+ * Read /proc/self/schedstat; both fields -1 if the file is missing. One
+ * pread() of the file kept open: a wake-up's reading has to be short,
+ * since a preemption after the kernel took the values and before the
+ * clock is read counts as a wait before the wake-up.
+ */
 static struct schedstat read_schedstat(void)
 {
 	struct schedstat ss = { -1, -1 };
 	unsigned long long run, wait;
 	char buf[256];
 	ssize_t len;
-	int fd;
 
-	fd = open(SCHEDSTAT_PATH, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return ss;
-		die("open(%s): %s", SCHEDSTAT_PATH, strerror(errno));
+	if (schedstat_fd == -2) {
+		schedstat_fd = open(SCHEDSTAT_PATH, O_RDONLY | O_CLOEXEC);
+		if (schedstat_fd < 0 && errno != ENOENT)
+			die("open(%s): %s", SCHEDSTAT_PATH, strerror(errno));
 	}
-	len = read(fd, buf, sizeof(buf) - 1);
+	if (schedstat_fd < 0)
+		return ss;
+	len = pread(schedstat_fd, buf, sizeof(buf) - 1, 0);
 	if (len < 0)
-		die("read(%s): %s", SCHEDSTAT_PATH, strerror(errno));
-	if (close(fd))
-		die("close(%s): %s", SCHEDSTAT_PATH, strerror(errno));
+		die("pread(%s): %s", SCHEDSTAT_PATH, strerror(errno));
 	buf[len] = '\0';
 
 	if (sscanf(buf, "%llu %llu", &run, &wait) != 2 ||
@@ -795,37 +801,6 @@ static void spans_append(struct spans *l, int64_t at, int64_t len,
 	l->v[l->nr].charged = charged;
 	l->v[l->nr].queued = queued;
 	l->nr++;
-}
-
-/* /proc/self/schedstat, kept open for run_delay(); -2: not tried yet. */
-static int schedstat_fd = -2;
-
-/*
- * The thread's run delay so far (schedstat's second field), -1 if the
- * kernel has none. One pread() of a file kept open: a wake-up's reading
- * has to be short, since a preemption after the kernel took the value
- * and before the clock is read counts as a wait before the wake-up.
- */
-static int64_t run_delay(void)
-{
-	unsigned long long run, wait;
-	char buf[256];
-	ssize_t len;
-
-	if (schedstat_fd == -2) {
-		schedstat_fd = open(SCHEDSTAT_PATH, O_RDONLY | O_CLOEXEC);
-		if (schedstat_fd < 0 && errno != ENOENT)
-			die("open(%s): %s", SCHEDSTAT_PATH, strerror(errno));
-	}
-	if (schedstat_fd < 0)
-		return -1;
-	len = pread(schedstat_fd, buf, sizeof(buf) - 1, 0);
-	if (len < 0)
-		die("pread(%s): %s", SCHEDSTAT_PATH, strerror(errno));
-	buf[len] = '\0';
-	if (sscanf(buf, "%llu %llu", &run, &wait) != 2 || wait > INT64_MAX)
-		die("%s: unexpected contents", SCHEDSTAT_PATH);
-	return (int64_t)wait;
 }
 
 /* Account one gap of @len ns that began at @start. */
@@ -1013,7 +988,7 @@ static int64_t cycle(const struct options *opt, struct gap_stats *gs,
 			spans_append(&ws->sleeps, now, due - now, 0, 0, -1);
 		/* The wake-up's run delay counts from here. */
 		if (opt->list)
-			delay = run_delay();
+			delay = read_schedstat().wait;
 		if (!sleep_until(due))
 			break;
 		/*
@@ -1026,7 +1001,7 @@ static int64_t cycle(const struct options *opt, struct gap_stats *gs,
 		 * The run delay first: a preemption before the kernel takes
 		 * it is in both figures, one after it in the latency only.
 		 */
-		queued = delay >= 0 ? run_delay() - delay : -1;
+		queued = delay >= 0 ? read_schedstat().wait - delay : -1;
 		now = read_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC");
 		lat = now - due;
 		runs = unseen_runs();
