@@ -386,12 +386,13 @@ tool_waits() {
 		awk -v from="$3" -v to="$4" '$1 >= from && $1 <= to { print $2 }'
 }
 
-# tool_episodes JSON CPU: the lengths (ns) of the starvation episodes of
-# CPU in the "worst" list of rtla fairsrv's --json (--worst large enough).
-tool_episodes() {
+# tool_spans JSON CPU: "start end" (ns) of the starvation episodes of CPU
+# in the "worst" list of rtla fairsrv's --json (--worst large enough).
+tool_spans() {
 	sed 's/.*"worst":\[//' "$1" |
 		grep -o "{\"cpu\":$2,\"start_ns\":[0-9]*,\"ns\":[0-9]*" |
-		sed 's/.*"ns"://'
+		sed 's/.*"start_ns":\([0-9]*\),"ns":\([0-9]*\)/\1 \2/' |
+		awk '{ printf "%.0f %.0f\n", $1, $1 + $2 }'
 }
 
 # probe_waits FILE: the lengths (ns) of a cycling probe's own waits: its
@@ -413,16 +414,7 @@ probe_queued() {
 # start, and the latency less the run delay (a timer or an interrupt late).
 probe_late() {
 	sed -n 's/^wake due_ns=\([0-9]*\) lat_ns=\([0-9]*\) .*queued_ns=\([0-9]*\)$/\1 \2 \3/p' "$1" |
-		awk '{ print $1, $2 - $3 }'
-}
-
-# tool_spans JSON CPU: "start end" (ns) of the starvation episodes of CPU
-# in the "worst" list of rtla fairsrv's --json (--worst large enough).
-tool_spans() {
-	sed 's/.*"worst":\[//' "$1" |
-		grep -o "{\"cpu\":$2,\"start_ns\":[0-9]*,\"ns\":[0-9]*" |
-		sed 's/.*"start_ns":\([0-9]*\),"ns":\([0-9]*\)/\1 \2/' |
-		awk '{ print $1, $1 + $2 }'
+		awk '{ printf "%.0f %.0f\n", $1, $2 - $3 }'
 }
 
 # over_stat MIN_NS: "count avg max" of the numbers on stdin above MIN_NS.
