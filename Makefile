@@ -108,11 +108,11 @@ $(B)/bin/rtla-fairsrv: $(B)/bin/rtla
 
 $(B)/bin/fair-probe: tests/probe/probe.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -DPROBE_POLICY_FAIR -o $@ $<
+	$(CC) $(ALL_CFLAGS) -pthread -DPROBE_POLICY_FAIR -o $@ $<
 
 $(B)/bin/rt-probe: tests/probe/probe.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -DPROBE_POLICY_RT -o $@ $<
+	$(CC) $(ALL_CFLAGS) -pthread -DPROBE_POLICY_RT -o $@ $<
 
 $(B)/bin/wake-pair: tests/probe/wake-pair.c
 	@mkdir -p $(@D)

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -120,6 +121,21 @@ struct options {
 	const char *ready;	/* -R: created once set up, NULL: none */
 	const char *start_file;	/* -S: holds the start time, once written */
 	int64_t late_ns;	/* -S: how late the start time was seen */
+	int waker_cpu;		/* -W: woken by a FIFO thread there, -1: none */
+};
+
+/*
+ * fair-probe -W: a SCHED_FIFO thread on another CPU that wakes the probe
+ * when a cycle is due. The probe writes the due time into one pipe and
+ * blocks reading the other; the waker sleeps until then and writes a
+ * byte. A real-time thread's sleep ends in a hard timer even on
+ * PREEMPT_RT, where a fair task's own sleep ends in ksoftirqd.
+ */
+struct waker {
+	int cpu;
+	int due_fd[2];		/* probe -> waker: the next due time */
+	int wake_fd[2];		/* waker -> probe: one byte per wake-up */
+	pthread_t thread;
 };
 
 /* The layout of sched_setattr(2)'s argument, which libc does not declare. */
@@ -213,6 +229,11 @@ static void usage(void)
 	       "  -w, --work              with -C, run RUN of its own CPU time after\n"
 	       "                          each wake-up (a fixed amount of work), not\n"
 	       "                          until RUN after the cycle was due\n"
+#ifdef PROBE_POLICY_FAIR
+	       "  -W, --waker CPU         with -C, be woken by a SCHED_FIFO thread\n"
+	       "                          of its own on CPU (a pipe write when the\n"
+	       "                          cycle is due) instead of its own timer\n"
+#endif
 	       "  -o, --off-cpu           count in gaps and wake-ups only the time the\n"
 	       "                          thread was off the CPU: the clock jump less\n"
 	       "                          what its own CPU time advanced (under an\n"
@@ -377,6 +398,7 @@ static void parse_args(int argc, char **argv, struct options *opt)
 		{ "cycle",		required_argument,	NULL, 'C' },
 		{ "off-cpu",		no_argument,		NULL, 'o' },
 		{ "work",		no_argument,		NULL, 'w' },
+		{ "waker",		required_argument,	NULL, 'W' },
 		{ "now",		no_argument,		NULL, 'N' },
 		{ "help",		no_argument,		NULL, 'h' },
 		{ NULL,			0,			NULL, 0 }
@@ -398,9 +420,10 @@ static void parse_args(int argc, char **argv, struct options *opt)
 	opt->ready = NULL;
 	opt->start_file = NULL;
 	opt->late_ns = 0;
+	opt->waker_cpu = -1;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:d:g:p:rD:n:R:S:ls:C:owh", longopts,
+	while ((c = getopt_long(argc, argv, ":c:d:g:p:rD:n:R:S:ls:C:owW:h", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -476,6 +499,16 @@ static void parse_args(int argc, char **argv, struct options *opt)
 		case 'w':
 			opt->work = 1;
 			break;
+		case 'W':
+#ifdef PROBE_POLICY_FAIR
+			if (parse_u64(optarg, CPU_SETSIZE - 1, &v))
+				die("invalid waker CPU '%s' (want 0..%d)", optarg,
+				    CPU_SETSIZE - 1);
+			opt->waker_cpu = (int)v;
+			break;
+#else
+			die("option -W/--waker is only valid for fair-probe");
+#endif
 		case 'N':
 			printf("%" PRId64 "\n",
 			       read_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC"));
@@ -497,6 +530,10 @@ static void parse_args(int argc, char **argv, struct options *opt)
 		die("unexpected argument '%s'", argv[optind]);
 	if (opt->cpu < 0)
 		die("missing required option -c/--cpu");
+	if (opt->waker_cpu >= 0 && !opt->run_ns)
+		die("option -W/--waker needs -C/--cycle");
+	if (opt->waker_cpu >= 0 && opt->waker_cpu == opt->cpu)
+		die("the waker's CPU must not be the probe's (%d)", opt->cpu);
 }
 
 /* Signal handler for SIGINT and SIGTERM: only request a stop. */
@@ -673,6 +710,117 @@ static bool sleep_until(int64_t when)
 			return false;
 	}
 	return true;
+}
+
+/* fair-probe -W's waker; cpu -1 while there is none. */
+static struct waker waker = { .cpu = -1 };
+
+/* The waker thread: sleep until each due time it is sent, then write. */
+static void *waker_main(void *arg)
+{
+	struct waker *w = arg;
+	int64_t due;
+	ssize_t n;
+
+	for (;;) {
+		n = read(w->due_fd[0], &due, sizeof(due));
+		if (n == 0)
+			return NULL;
+		if (n != sizeof(due))
+			die("waker: read: %s", n < 0 ? strerror(errno) : "short read");
+		if (!sleep_until(due))
+			return NULL;
+		if (write(w->wake_fd[1], "w", 1) != 1)
+			die("waker: write: %s", strerror(errno));
+	}
+}
+
+/*
+ * Start the waker on @cpu as SCHED_FIFO: its signals blocked, so that
+ * SIGINT and SIGTERM reach the probe's thread, and a small stack, as
+ * mlockall locks it whole.
+ */
+static void start_waker(int cpu)
+{
+	struct sched_param sp = { .sched_priority = DEFAULT_PRIO };
+	sigset_t block, old;
+	pthread_attr_t attr;
+	cpu_set_t set;
+	int err;
+
+	if (pipe2(waker.due_fd, O_CLOEXEC) || pipe2(waker.wake_fd, O_CLOEXEC))
+		die("pipe2: %s", strerror(errno));
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	err = pthread_attr_init(&attr);
+	if (!err)
+		err = pthread_attr_setstacksize(&attr, 64 * 1024);
+	if (!err)
+		err = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	if (!err)
+		err = pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	if (!err)
+		err = pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+	if (!err)
+		err = pthread_attr_setschedparam(&attr, &sp);
+	if (err)
+		die("waker thread attributes: %s", strerror(err));
+	if (sigemptyset(&block) || sigaddset(&block, SIGINT) ||
+	    sigaddset(&block, SIGTERM))
+		die("sigaddset: %s", strerror(errno));
+	err = pthread_sigmask(SIG_BLOCK, &block, &old);
+	if (!err)
+		err = pthread_create(&waker.thread, &attr, waker_main, &waker);
+	if (err)
+		die("waker thread on CPU %d: %s", cpu, strerror(err));
+	err = pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!err)
+		err = pthread_attr_destroy(&attr);
+	if (err)
+		die("waker thread set-up: %s", strerror(err));
+	waker.cpu = cpu;
+}
+
+/*
+ * Block until @when: asleep on the probe's own timer, or, with a waker,
+ * until the waker's byte comes. False if stopped meanwhile.
+ */
+static bool wait_due(int64_t when)
+{
+	char b;
+	ssize_t n;
+
+	if (waker.cpu < 0)
+		return sleep_until(when);
+	if (write(waker.due_fd[1], &when, sizeof(when)) != sizeof(when))
+		die("write to the waker: %s", strerror(errno));
+	while ((n = read(waker.wake_fd[0], &b, 1)) != 1) {
+		if (n < 0 && errno != EINTR)
+			die("read from the waker: %s", strerror(errno));
+		if (n == 0)
+			die("read from the waker: end of file");
+		if (stop_requested)
+			return false;
+	}
+	return true;
+}
+
+/* Stop the waker, wherever it is, and close its pipes. */
+static void stop_waker(void)
+{
+	int err, i;
+
+	if (waker.cpu < 0)
+		return;
+	err = pthread_cancel(waker.thread);
+	if (!err)
+		err = pthread_join(waker.thread, NULL);
+	if (err)
+		die("stopping the waker: %s", strerror(err));
+	for (i = 0; i < 2; i++)
+		if (close(waker.due_fd[i]) || close(waker.wake_fd[i]))
+			die("close: %s", strerror(errno));
+	waker.cpu = -1;
 }
 
 /* The thread's context switches at the last count (unseen_runs()). */
@@ -989,7 +1137,7 @@ static int64_t cycle(const struct options *opt, struct gap_stats *gs,
 		/* The wake-up's run delay counts from here. */
 		if (opt->list)
 			delay = read_schedstat().wait;
-		if (!sleep_until(due))
+		if (!wait_due(due))
 			break;
 		/*
 		 * Behind, the next run goes on from the last clock read: a
@@ -1097,6 +1245,8 @@ int main(int argc, char **argv)
 	setup_signals();
 	lock_memory();
 	setup_sched(&opt);
+	if (opt.waker_cpu >= 0)
+		start_waker(opt.waker_cpu);
 	if (opt.ready)
 		mark_ready(opt.ready);
 	if (opt.start_file)
@@ -1152,6 +1302,7 @@ int main(int argc, char **argv)
 	cpu_end = read_clock(CLOCK_THREAD_CPUTIME_ID,
 			     "CLOCK_THREAD_CPUTIME_ID");
 	ss_end = read_schedstat();
+	stop_waker();
 #ifdef PROBE_POLICY_RT
 	leave_policy();
 #endif
