@@ -309,11 +309,13 @@ if [ -e build/bpf/fairsrv.skel.h ]; then
 		test $? = 1
 	check "bpf: ... and leaves nothing" clean
 
-	# Detaching fentry and fexit programs waits until every task that
-	# was runnable has run (an RCU-tasks grace period). On CPU 1, an RT
-	# busy loop at priority 10 starved by one at 50 holds that up for
-	# as long as the one at 50 runs: the tool says so while it waits,
-	# and ends once the starved task has run.
+	# Detaching fentry and fexit programs on 6.12 waits until every
+	# task that was runnable has run (an RCU-tasks grace period). On
+	# CPU 1, an RT busy loop at priority 10 starved by one at 50 holds
+	# that up for as long as the one at 50 runs: the tool says so while
+	# it waits, and ends once the starved task has run. Stock 7.3's
+	# detach was not held up (2026-12-06): there, a detach that does not
+	# wait must end at its time, silent.
 	rm -f /tmp/lo.ready /tmp/hi.ready
 	rt-probe -c 1 -p 10 -d 300 -R /tmp/lo.ready > /dev/null &
 	lo=$!
@@ -329,9 +331,18 @@ if [ -e build/bpf/fairsrv.skel.h ]; then
 		sleep 0.1
 	done
 	sed 's/^/# stderr: /' /tmp/det.err
-	check "bpf: a detach held up by a starved RT task says why, in one line" \
-		test "$(grep -c 'detaching the BPF programs: waiting' /tmp/det.err)" = 1
-	check "... and waits while that task starves" kill -0 $tool
+	held=$(grep -c 'detaching the BPF programs: waiting' /tmp/det.err)
+	case $(uname -r) in
+	6.12.*) must=1 ;;
+	*) must= ;;
+	esac
+	if [ -n "$must" ] || [ "$held" != 0 ]; then
+		check "bpf: a detach held up by a starved RT task says why, in one line" \
+			test "$held" = 1
+		check "... and waits while that task starves" kill -0 $tool
+	else
+		echo "# $(uname -r): the detach was not held up by the starved RT task"
+	fi
 	kill $hi
 	wait $hi
 	wait $tool
@@ -339,7 +350,7 @@ if [ -e build/bpf/fairsrv.skel.h ]; then
 	kill $lo
 	wait $lo
 	check "... then ends once it has run: exit 0 ($rc), stderr that line alone" \
-		test $rc = 0 -a "$(wc -l < /tmp/det.err)" = 1
+		test $rc = 0 -a "$(wc -l < /tmp/det.err)" = "$held"
 	check "... and leaves nothing" clean
 fi
 
