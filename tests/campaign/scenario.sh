@@ -276,11 +276,11 @@ start_events() {
 		# The times it took place, to say so: a CPU whose cpuhp/N
 		# thread is starved goes offline only when its load ends.
 		( sleep_until $(( at + hp_at * 1000000 ))
-		  echo 0 > /sys/devices/system/cpu/cpu$hp_cpu/online
-		  echo "offline $(fair-probe --now)" > "$dir/hotplug"
+		  echo 0 > /sys/devices/system/cpu/cpu$hp_cpu/online &&
+			echo "offline $(fair-probe --now)" > "$dir/hotplug"
 		  sleep "$(awk -v d="$hp_down" 'BEGIN { print d / 1000 }')"
-		  echo 1 > /sys/devices/system/cpu/cpu$hp_cpu/online
-		  echo "online $(fair-probe --now)" >> "$dir/hotplug" ) &
+		  echo 1 > /sys/devices/system/cpu/cpu$hp_cpu/online &&
+			echo "online $(fair-probe --now)" >> "$dir/hotplug" ) &
 	fi
 }
 
