@@ -32,6 +32,7 @@
 # see and the kernel cannot: one setting at a time keeps such turns rare,
 # and the probe counts only the time it was off the CPU (-o: the clock's
 # jump less its own CPU time, which goes on while its vCPU waits).
+# 7.3: yes
 . "$(dirname "$0")/lib.sh"
 secs=15
 rt=(95/100 40/50 300/400)

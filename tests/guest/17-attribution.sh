@@ -6,6 +6,7 @@
 # must name, per CPU, the right holder as the one that caused the most
 # starvation, and the right waiter in the longest episodes; on CPU 2 the
 # episodes list both holders, rt-beta first.
+# 7.3: yes
 . "$(dirname "$0")/lib.sh"
 secs=6
 
