@@ -60,6 +60,16 @@ struct fs_load_rt {
 };
 
 /* What the replay of one CPU takes as given. */
+/*
+ * The kernel line whose fair server a replay follows (whatif.h): 6.12.y,
+ * and 7.x, whose server idle time does not charge once stopped and stops
+ * once idle time has used it up.
+ */
+enum fs_rules {
+	FS_RULES_6_12,
+	FS_RULES_7,
+};
+
 struct fs_load {
 	uint64_t t0, t1;	/* the window recorded */
 	/*
@@ -109,6 +119,8 @@ struct fs_load {
 	 */
 	uint64_t rt_displaced_ns;
 	uint64_t base_preempt_ns;
+	/* The server's rules to replay it by (whatif.h), set by the caller. */
+	enum fs_rules rules;
 	/* While recording. */
 	uint64_t hi_clock;	/* time a higher class ran, up to acct_ts */
 	uint64_t acct_ts;

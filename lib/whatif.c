@@ -4,6 +4,7 @@
  * See whatif.h for the model; the comments name the kernel function each
  * rule stands for.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "whatif.h"
@@ -49,6 +50,7 @@ struct sim {
 	uint64_t deadline;
 	uint64_t timer;		/* when its timer fires, 0: not armed */
 	bool wait_idle;		/* idle time used the runtime up in this wait */
+	bool defer_idle;	/* 7.x: to stop when its timer fires */
 	/* The serving episode, as the live tool (server.c) cuts it. */
 	bool ep;		/* one is open: in D, or held by a stop */
 	bool ep_held;		/* stopped: a start straight to D resumes it */
@@ -200,9 +202,16 @@ static void replenish(struct sim *s)
 	enqueue(s);
 }
 
+/* Whether the replay follows 7.x's server. */
+static bool rules_7(const struct sim *s)
+{
+	return s->in->rules == FS_RULES_7;
+}
+
 /* dl_server_start(): fair work was queued on an empty fair class. */
 static void start(struct sim *s)
 {
+	s->defer_idle = false;
 	if (!s->q || s->active)
 		return;
 	s->active = true;
@@ -244,6 +253,7 @@ static void stop(struct sim *s)
 	s->active = false;
 	s->throttled = false;
 	s->armed = false;
+	s->defer_idle = false;
 	s->timer = 0;
 }
 
@@ -269,6 +279,12 @@ static void exhausted(struct sim *s)
 	 * replenishes at once; a server serving its boost goes on in D.
 	 */
 	if (!start_timer(s)) {
+		if (rules_7(s)) {
+			/* 7.x: a new period, waited for as a replenishment. */
+			new_period(s);
+			start_timer(s);
+			return;
+		}
 		replenish(s);
 		timer_served(s);
 		return;
@@ -289,12 +305,23 @@ static void exhausted(struct sim *s)
 	}
 }
 
-/* dl_server_timer(). */
-static void fire(struct sim *s)
+static void charge_idle(struct sim *s, bool idle);
+
+/* dl_server_timer(); @idle: the CPU idles. */
+static void fire(struct sim *s, bool idle)
 {
 	s->timer = 0;
 	if (!s->throttled)
 		return;
+	if (rules_7(s)) {
+		/* The idle time first; if it used the runtime up, a stop. */
+		if (idle)
+			charge_idle(s, true);
+		if (s->defer_idle) {
+			stop(s);
+			return;
+		}
+	}
 	if (s->armed) {
 		uint64_t zero_laxity = s->deadline - s->runtime;
 
@@ -308,11 +335,50 @@ static void fire(struct sim *s)
 	timer_served(s);
 }
 
-/* dl_server_update_idle_time(): the CPU leaves idle. */
-static void charge_idle(struct sim *s)
+/*
+ * 7.x's dl_server_update_idle(): the idle time since it was last charged
+ * goes to an active server's runtime as a fair task's time does
+ * (update_curr_dl_se()); @idle while the CPU still idles (the kernel's
+ * idle_rq()), not as it leaves idle, when a task is queued already.
+ */
+static void charge_idle_7(struct sim *s, bool idle)
+{
+	int64_t dt = (int64_t)(s->now - s->idle_since);
+
+	s->idle_since = s->now;
+	if (dt <= 0 || !s->active)
+		return;
+	s->runtime -= dt;
+	if (!idle)
+		s->defer_idle = false;
+	if (s->runtime > 0)
+		return;
+	if (!s->throttled) {
+		exhausted(s);
+		return;
+	}
+	/* Marked idle already: no new period, the timer stops it. */
+	if (s->defer_idle && idle) {
+		s->runtime = 0;
+		return;
+	}
+	exhausted(s);
+	s->defer_idle = idle;
+}
+
+/*
+ * The CPU's idle time, charged as it leaves idle and, by 7.x's rules,
+ * as the server's timer fires while it idles (@idle).
+ */
+static void charge_idle(struct sim *s, bool idle)
 {
 	int64_t before = s->runtime;
 
+	if (rules_7(s)) {
+		charge_idle_7(s, idle);
+		return;
+	}
+	/* 6.12's dl_server_update_idle_time(), active or not. */
 	if (s->runtime < 0)
 		return;
 	s->runtime -= (int64_t)(s->now - s->idle_since);
@@ -401,6 +467,7 @@ static bool advance(struct sim *s, uint64_t next)
 			s->backlog -= dt;
 		if (s->active) {
 			s->runtime -= (int64_t)dt;
+			s->defer_idle = false;
 			used = true;
 		}
 		/*
@@ -488,7 +555,7 @@ void fs_whatif_replay(const struct fs_load *load, uint64_t runtime,
 	arrive(&s);
 	settle(&s);
 	while (s.now < load->t1) {
-		bool used = advance(&s, next_change(&s, load->t1));
+		bool used = advance(&s, next_change(&s, load->t1)), woke;
 
 		/* What happens at the end is not the window's. */
 		if (s.now >= load->t1)
@@ -496,12 +563,13 @@ void fs_whatif_replay(const struct fs_load *load, uint64_t runtime,
 		if (used && s.runtime <= 0)
 			exhausted(&s);
 		want(&s);
-		if (s.idle && (s.hi || (s.job_i < load->nr_jobs &&
-					load->jobs[s.job_i].ts <= s.now)))
-			charge_idle(&s);
+		woke = s.hi || (s.job_i < load->nr_jobs &&
+				load->jobs[s.job_i].ts <= s.now);
+		if (s.idle && woke)
+			charge_idle(&s, false);
 		arrive(&s);
 		if (s.timer && s.timer <= s.now)
-			fire(&s);
+			fire(&s, s.idle && !woke);
 		settle(&s);
 	}
 	if (s.starving)
@@ -698,4 +766,21 @@ bool fs_whatif_advise(const struct fs_load *load, uint64_t target_ns,
 		}
 	}
 	return found;
+}
+
+enum fs_rules fs_whatif_rules(const char *release, bool *checked)
+{
+	unsigned int major = 0, minor = 0;
+
+	if (sscanf(release, "%u.%u", &major, &minor) != 2) {
+		major = 0;
+		minor = 0;
+	}
+	*checked = (major == 6 && minor == 12) || (major == 7 && minor == 3);
+	return major >= 7 ? FS_RULES_7 : FS_RULES_6_12;
+}
+
+const char *fs_whatif_rules_name(enum fs_rules rules)
+{
+	return rules == FS_RULES_7 ? "7.3" : "6.12";
 }

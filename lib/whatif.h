@@ -48,6 +48,19 @@
  *        the idle time is charged to a runtime not below 0; if it runs
  *        out, the runtime is 0 and dl_defer_running is cleared
  *
+ * Those are 6.12's rules (6.12.118). 7.x's server (read in 7.3.4; load.h's
+ * rules pick them) differs in three places:
+ *   idle time     is charged to an active server only, as a fair task's
+ *                 time is: once it has used up the runtime of a waiting
+ *                 server (B or E), a new deferred period begins (B); in D,
+ *                 the server is throttled as when serving
+ *   the timer     firing on an idle CPU charges the idle time first; a
+ *                 server whose runtime that used up is stopped (A), not
+ *                 boosted (dl_defer_idle), unless fair work came or ran
+ *                 in the background since
+ *   a late throttle  (the deadline passed) gives a serving server a new
+ *                 period, waited for in E, instead of D again at once
+ *
  * Figures: fair starvation episodes (queued fair work, a higher class
  * running, the CPU's length of each); the fair share of the CPU; and RT
  * preemption as the live tool measures it (server.c, rt_wait): per
@@ -98,8 +111,15 @@
 #include "hist.h"
 #include "load.h"
 
-/* The kernel line whose server the replay follows, as uname -r begins. */
-#define FS_WHATIF_RULES		"6.12"
+/*
+ * The rules of the kernel whose release (uname -r) is @release: 7.x's
+ * from 7.0 on, else 6.12's. Sets *@checked when @release is of a line
+ * whose source the rules were checked against (6.12 or 7.3).
+ */
+enum fs_rules fs_whatif_rules(const char *release, bool *checked);
+
+/* The kernel line the rules were read in: "6.12" (6.12.118), "7.3" (7.3.4). */
+const char *fs_whatif_rules_name(enum fs_rules rules);
 
 /* One setting's predicted figures on one CPU. */
 struct fs_whatif {

@@ -221,11 +221,11 @@ void fs_advice_print(const struct fs_report *r, FILE *f)
 	if (!r->nr_what_if)
 		return;
 	fprintf(f, "# What-if (ms): each CPU's load replayed with the fair server at other settings, by %s's rules.\n",
-		FS_WHATIF_RULES);
+		fs_whatif_rules_name(r->rules));
 	if (r->kernel_other)
-		fprintf(f, "# This kernel is %s, whose server is not %s's (7.x: a deferred server that idle time used up is stopped when its timer fires): the replays are %s's\n",
-			r->kernel[0] ? r->kernel : "unknown", FS_WHATIF_RULES,
-			FS_WHATIF_RULES);
+		fprintf(f, "# This kernel is %s, whose server's source the rules were not read in: the replays are %s's\n",
+			r->kernel[0] ? r->kernel : "unknown",
+			fs_whatif_rules_name(r->rules));
 	fprintf(f, "# The load is taken as recorded: higher classes want the CPU when they did, fair tasks need the CPU time they used. Tick: ");
 	if (r->tick_ns)
 		fprintf(f, "%.2f ms\n", r->tick_ns / NS_PER_MS);

@@ -202,7 +202,8 @@ struct fs_report {
 	uint64_t load_lost;		/* losses within the recorded load */
 	uint64_t tick_ns;		/* the tick the replays assumed */
 	char kernel[65];		/* the release the load ran on */
-	bool kernel_other;		/* not the 6.12 the replays model */
+	enum fs_rules rules;		/* the server the replays follow */
+	bool kernel_other;		/* a line the rules were not read in */
 	/* For the metrics: the window's start in wall-clock time. */
 	uint64_t start_unix_ns;
 	bool rt_runtime_unlimited;	/* sched_rt_runtime_us is -1 */

@@ -280,7 +280,8 @@ static void what_if(FILE *f, const struct fs_report *r)
 
 	if (!r->nr_what_if)
 		return;
-	fprintf(f, ",\"what_if\":{\"rules\":\"%s\",\"kernel\":", FS_WHATIF_RULES);
+	fprintf(f, ",\"what_if\":{\"rules\":\"%s\",\"kernel\":",
+		fs_whatif_rules_name(r->rules));
 	string(f, r->kernel);
 	num(f, true, "tick_ns", r->tick_ns);
 	num(f, true, "lost", r->load_lost);

@@ -981,6 +981,7 @@ static struct fs_whatif_row *what_if(struct run *run, struct fs_report *r,
 	struct fs_whatif_row *rows, *rec;
 	struct rd_cpu *rc = NULL;
 	unsigned int i;
+	bool checked;
 	int cpu;
 
 	if (!run->loading)
@@ -1004,13 +1005,14 @@ static struct fs_whatif_row *what_if(struct run *run, struct fs_report *r,
 	r->tick_ns = tick_ns(run);
 	r->load_lost = run->loads.lost;
 	fs_system_release(r->kernel, sizeof(r->kernel));
-	r->kernel_other = strncmp(r->kernel, FS_WHATIF_RULES ".",
-				  strlen(FS_WHATIF_RULES) + 1) != 0;
+	r->rules = fs_whatif_rules(r->kernel, &checked);
+	r->kernel_other = !checked;
 	fs_for_each_cpu(cpu, &p->cpus) {
 		const struct fs_server *srv = &run->cpus[cpu].srv;
 		struct fs_whatif_row *row;
 
 		run->loads.cpu[cpu].tick_ns = r->tick_ns;
+		run->loads.cpu[cpu].rules = r->rules;
 		load_debug(&run->loads.cpu[cpu], cpu);
 		if (run->loads.cpu[cpu].full)
 			fs_err("CPU %d's load filled the %d spans or jobs kept per CPU after %.3f s: the what-if replays that much",

@@ -228,16 +228,20 @@ static void idle_charged(void)
  * tool counts them. 10 ms of fair work at 0 and 20 at 1500; the FIFO task
  * busy 0-100, 200-2000.
  */
-static void idle_boost(void)
+static struct fs_load idle_boost_load(void)
 {
-	struct fs_load l;
-	struct fs_whatif w;
-
 	spans[0] = (struct fs_span){ 0, 100 * MS };
 	spans[1] = (struct fs_span){ 200 * MS, 2 * SEC };
 	jobs[0] = (struct fs_job){ 0, 10 * MS };
 	jobs[1] = (struct fs_job){ 1500 * MS, 20 * MS };
-	l = load(2 * SEC, 2, 2);
+	return load(2 * SEC, 2, 2);
+}
+
+static void idle_boost(void)
+{
+	struct fs_load l = idle_boost_load();
+	struct fs_whatif w;
+
 	fs_whatif_replay(&l, 50 * MS, SEC, &w);
 	/*
 	 * Armed at 0 (deadline 1000); the job runs 100-110 in the background
@@ -310,16 +314,23 @@ static void tick_delays(void)
  * goes on in D, no new deferred period. Tick 3 ms, the hog from 2 ms; 20
  * ms of fair work at 2 ms, a spinner from 1951 ms.
  */
-static void late_exhaustion(void)
+static struct fs_load late_exhaustion_load(void)
 {
 	struct fs_load l;
-	struct fs_whatif w;
 
 	spans[0] = (struct fs_span){ 2 * MS, 3 * SEC };
 	jobs[0] = (struct fs_job){ 2 * MS, 20 * MS };
 	jobs[1] = (struct fs_job){ 1951 * MS, FS_WORK_OPEN };
 	l = load(3 * SEC, 1, 2);
 	l.tick_ns = 3 * MS;
+	return l;
+}
+
+static void late_exhaustion(void)
+{
+	struct fs_load l = late_exhaustion_load();
+	struct fs_whatif w;
+
 	fs_whatif_replay(&l, 50 * MS, SEC, &w);
 	/*
 	 * Boost at 952 (deadline 1952), 20 ms served, stop. At 1951 the 30 ms
@@ -343,6 +354,108 @@ static void late_exhaustion(void)
 	   (unsigned long long)w.starve_open);
 	ok(w.fair_ns == 118950 * US, "late: 118.95 ms served (%llu)",
 	   (unsigned long long)w.fair_ns);
+}
+
+/*
+ * 7.x's rules on idle_boost()'s load: the idle time 110-200 is charged
+ * as the FIFO task wakes, no longer idle, as a fair task's time: it uses
+ * the 40 ms left, and a new deferred period begins (deadline 1200, timer
+ * at 1150). That boost finds no fair work and stops; at 1500 the 50 ms
+ * left overflow 650 ms: revised to 32.5, served at once, 20 ms, the FIFO
+ * task waiting: the same episode, a boost that served.
+ */
+static void idle_boost_7(void)
+{
+	struct fs_load l = idle_boost_load();
+	struct fs_whatif w;
+
+	l.rules = FS_RULES_7;
+	fs_whatif_replay(&l, 50 * MS, SEC, &w);
+	ok(w.preempt.count == 1 && w.preempt.sum == 20 * MS && w.boosts == 1,
+	   "7.x, idle charged on wake-up: the FIFO task waits 20 ms, one boost (%llu samples, %llu boosts)",
+	   (unsigned long long)w.preempt.count,
+	   (unsigned long long)w.boosts);
+	ok(w.starve.count == 1 && w.starve.max == 100 * MS,
+	   "7.x, idle charged on wake-up: starved 0-100 only");
+}
+
+/*
+ * 7.x's rules: a server whose timer fires on an idle CPU is charged the
+ * idle time first and, its runtime used up, stopped. A fair job of 1 ms
+ * at 0 (deadline 1000, 49 ms left), idle to 960, then a FIFO hog; a fair
+ * spinner at 970. 6.12 boosts at 950 on the idle CPU; the hog's wake-up
+ * charges that period's runtime to 0 and stops it; at 970 the spinner
+ * waits for the zero-laxity time of that period, 1950. 7.x stops the
+ * server at 950 (its idle time used the 49 ms), so the spinner's start
+ * at 970 finds the old period overflowing and begins a new one: served
+ * at 1920.
+ */
+static void idle_stop(void)
+{
+	struct fs_load l;
+	struct fs_whatif w12, w7;
+
+	spans[0] = (struct fs_span){ 960 * MS, 3 * SEC };
+	jobs[0] = (struct fs_job){ 0, 1 * MS };
+	jobs[1] = (struct fs_job){ 970 * MS, FS_WORK_OPEN };
+	l = load(3 * SEC, 1, 2);
+	fs_whatif_replay(&l, 50 * MS, SEC, &w12);
+	l.rules = FS_RULES_7;
+	fs_whatif_replay(&l, 50 * MS, SEC, &w7);
+	ok(w12.starve.count >= 1 && w12.starve.max == 980 * MS,
+	   "6.12, idle at the timer: the spinner starves 970-1950 first (%llu)",
+	   (unsigned long long)w12.starve.max);
+	ok(w7.starve.count >= 1 && w7.starve.min == 950 * MS &&
+	   w7.starve.max == 950 * MS,
+	   "7.x, idle at the timer: stopped, the spinner starves 970-1920, then 950 ms a period (%llu-%llu)",
+	   (unsigned long long)w7.starve.min,
+	   (unsigned long long)w7.starve.max);
+}
+
+/*
+ * 7.x's rules on late_exhaustion()'s load: the revised 50 us run out at
+ * 1951.05, seen at the tick at 1953, past the deadline: a new period,
+ * waited for to its deadline 2953 (E), where 6.12 serves on at once.
+ * Episodes: 952-972 + 1951-1953 (22 ms), the one from 2953 open.
+ */
+static void late_exhaustion_7(void)
+{
+	struct fs_load l = late_exhaustion_load();
+	struct fs_whatif w;
+
+	l.rules = FS_RULES_7;
+	fs_whatif_replay(&l, 50 * MS, SEC, &w);
+	ok(w.preempt.count == 1 && w.preempt.sum == 22 * MS && w.boosts == 1,
+	   "7.x, late: RT waits 22 ms, one boost closed (count %llu, sum %llu)",
+	   (unsigned long long)w.preempt.count,
+	   (unsigned long long)w.preempt.sum);
+	ok(w.starve.count == 2 && w.starve.min == 950 * MS &&
+	   w.starve.max == 1000 * MS && !w.starve_open,
+	   "7.x, late: starved 2-952 and 1953-2953 (min %llu, max %llu)",
+	   (unsigned long long)w.starve.min,
+	   (unsigned long long)w.starve.max);
+	ok(w.fair_ns == 69 * MS, "7.x, late: 69 ms served (%llu)",
+	   (unsigned long long)w.fair_ns);
+}
+
+/* Which rules a kernel release gets. */
+static void rules_of(void)
+{
+	bool checked;
+
+	ok(fs_whatif_rules("6.12.118+fairsrv", &checked) == FS_RULES_6_12 &&
+	   checked, "rules: 6.12.118 is 6.12's, checked");
+	ok(fs_whatif_rules("7.3.4-amd64", &checked) == FS_RULES_7 && checked,
+	   "rules: 7.3.4 is 7.x's, checked");
+	ok(fs_whatif_rules("7.2.13", &checked) == FS_RULES_7 && !checked,
+	   "rules: 7.2.13 is 7.x's, not checked");
+	ok(fs_whatif_rules("6.6.60", &checked) == FS_RULES_6_12 && !checked,
+	   "rules: 6.6.60 is 6.12's, not checked");
+	ok(fs_whatif_rules("", &checked) == FS_RULES_6_12 && !checked,
+	   "rules: an unknown release is 6.12's, not checked");
+	ok(!strcmp(fs_whatif_rules_name(FS_RULES_7), "7.3") &&
+	   !strcmp(fs_whatif_rules_name(FS_RULES_6_12), "6.12"),
+	   "rules: named 6.12 and 7.3");
 }
 
 /* Advice on the hog: 100 ms at most, less a margin of 10%. */
@@ -984,6 +1097,10 @@ int main(void)
 	boost_in_gap();
 	tick_delays();
 	late_exhaustion();
+	idle_boost_7();
+	idle_stop();
+	late_exhaustion_7();
+	rules_of();
 	advice();
 	more_runtime_less_preemption();
 	advice_whole_grid();
