@@ -778,7 +778,7 @@ static uint64_t tick_ns(const struct run *run)
 /* -D: what was recorded of @cpu's load. */
 static void load_debug(const struct fs_load *l, int cpu)
 {
-	uint64_t hi = 0, longest = 0, at = 0;
+	uint64_t hi = 0, longest = 0, at = 0, work = 0;
 	size_t i, open = 0;
 
 	if (!fs_debug_on)
@@ -792,15 +792,19 @@ static void load_debug(const struct fs_load *l, int cpu)
 			at = l->hi[i].start;
 		}
 	}
-	for (i = 0; i < l->nr_jobs; i++)
-		open += l->jobs[i].work == FS_WORK_OPEN;
+	for (i = 0; i < l->nr_jobs; i++) {
+		if (l->jobs[i].work == FS_WORK_OPEN)
+			open++;
+		else
+			work += l->jobs[i].work;
+	}
 
-	fs_debug("cpu %d load: %zu higher-class spans, %llu ms, the longest %llu ms at %llu, %llu ms of them displaced; %zu fair jobs, %zu open; fair work starved %llu ms, sleepers' jobs %llu ms",
+	fs_debug("cpu %d load: %zu higher-class spans, %llu ms, the longest %llu ms at %llu, %llu ms of them displaced; %zu fair jobs, %zu open, the others %llu ms; fair work starved %llu ms, sleepers' jobs %llu ms",
 		 cpu, l->nr_hi, (unsigned long long)(hi / 1000000),
 		 (unsigned long long)(longest / 1000000),
 		 (unsigned long long)at,
 		 (unsigned long long)(l->rt_displaced_ns / 1000000),
-		 l->nr_jobs, open,
+		 l->nr_jobs, open, (unsigned long long)(work / 1000000),
 		 (unsigned long long)(l->starved_ns / 1000000),
 		 (unsigned long long)(l->censor_ns / 1000000));
 }
