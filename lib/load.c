@@ -433,9 +433,14 @@ static void on_switch(struct fs_loads *l, const struct fs_event *ev)
 		if (!t) {
 			/*
 			 * Running since before the window, or since a wake-up
-			 * not seen: since the window began, or now.
+			 * not seen: since the window began, or now. One that
+			 * this CPU switched to as a higher class left it at
+			 * its policy's change: its run was that class's.
 			 */
-			uint64_t since = known(l, prev->pid) ? ev->ts : c->t0;
+			bool was_hi = c->curr_known && c->hi_running &&
+				      c->curr_pid == prev->pid;
+			uint64_t since = known(l, prev->pid) || was_hi ?
+					 ev->ts : c->t0;
 
 			t = open_job(l, prev->pid, ev->cpu, since);
 			if (t) {
@@ -451,7 +456,16 @@ static void on_switch(struct fs_loads *l, const struct fs_event *ev)
 			close_job(l, t, t->work);
 		else if (t)
 			wait_begin(l, t);	/* preempted */
-	} else if (fs_task_higher(prev) && runnable && !l->early) {
+	} else if (fs_task_higher(prev) && (t = find(l, prev->pid))) {
+		/*
+		 * A fair task that leaves as a higher class changed its
+		 * policy while it ran: its fair job ends with what it ran.
+		 */
+		if (t->running)
+			t->work += ev->ts - t->run_since;
+		close_job(l, t, t->work);
+	}
+	if (fs_task_higher(prev) && runnable && !l->early) {
 		if (dl_throttled(prev, next)) {
 			set_add(l, c->throttled, &c->nr_throttled, prev->pid);
 		} else {
@@ -475,6 +489,12 @@ static void on_switch(struct fs_loads *l, const struct fs_event *ev)
 		c->displacing = false;
 		unpend(c, next->pid);
 		set_del(c->throttled, &c->nr_throttled, next->pid);
+		/* A fair task that waited comes back as a higher class. */
+		t = find(l, next->pid);
+		if (t) {
+			wait_end(l, t);
+			close_job(l, t, t->work);
+		}
 	}
 	if (fs_prio_fair(next->pid, next->prio)) {
 		t = find(l, next->pid);

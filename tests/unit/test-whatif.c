@@ -1085,6 +1085,40 @@ static void recorder_full(void)
 	fs_loads_free(&l);
 }
 
+/*
+ * Policy changes while running: FIFO 10 runs from 10 ms and leaves at 50
+ * as a fair task, asleep (it dropped its policy, as a probe does before
+ * it exits); fair 20 wakes at 60, runs, and leaves at 70 as a FIFO task.
+ * 10's run was the FIFO class's, not a fair job from the window's start;
+ * 20's fair job ends with its 10 ms, not open to the end.
+ */
+static void recorder_policy(void)
+{
+	struct fs_loads l;
+	struct fs_event e;
+	struct fs_load *c;
+
+	ok(!fs_loads_init(&l, 4, 0), "policy: set up");
+	feed_sw(&l, 1, 10, 0, 120, 0, 10, 89);
+	feed_sw(&l, 1, 50, 10, 120, 1, 0, 120);
+	e = tev(FS_EV_WAKEUP, 1, 60, 20, 120);
+	fs_loads_event(&l, &e);
+	feed_sw(&l, 1, 60, 0, 120, 0, 20, 120);
+	feed_sw(&l, 1, 70, 20, 89, 1, 0, 120);
+	fs_loads_finish(&l, 200 * MS);
+	c = &l.cpu[1];
+	ok(c->nr_hi >= 1 && c->hi[0].start == 10 * MS &&
+	   c->hi[0].end == 50 * MS,
+	   "policy: FIFO 10 wanted the CPU 10-50 (%zu spans)", c->nr_hi);
+	ok(c->nr_jobs == 1 && c->jobs[0].ts == 60 * MS &&
+	   c->jobs[0].work == 10 * MS,
+	   "policy: one fair job, 20's 10 ms from 60; none for 10 (%zu jobs, the first %llu ms at %llu)",
+	   c->nr_jobs,
+	   c->nr_jobs ? (unsigned long long)(c->jobs[0].work / MS) : 0ULL,
+	   c->nr_jobs ? (unsigned long long)(c->jobs[0].ts / MS) : 0ULL);
+	fs_loads_free(&l);
+}
+
 int main(void)
 {
 	hog_and_spinner();
@@ -1115,5 +1149,6 @@ int main(void)
 	recorder_displaced();
 	rt_displaced();
 	recorder_full();
+	recorder_policy();
 	return tap_done();
 }
