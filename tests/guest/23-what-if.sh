@@ -32,6 +32,7 @@
 # agree within 20% (and 1 ms, a tick; 4 ms per second for rates, the
 # wake-ups' own latency under TCG, up to 3.6 ms/s seen where no boost
 # comes); the advised setting must meet the target.
+# 7.3: yes
 . "$(dirname "$0")/lib.sh"
 secs=8
 dir=/tmp/wi
