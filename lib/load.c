@@ -456,14 +456,16 @@ static void on_switch(struct fs_loads *l, const struct fs_event *ev)
 			close_job(l, t, t->work);
 		else if (t)
 			wait_begin(l, t);	/* preempted */
-	} else if (fs_task_higher(prev) && (t = find(l, prev->pid))) {
+	} else if (fs_task_higher(prev)) {
 		/*
 		 * A fair task that leaves as a higher class changed its
 		 * policy while it ran: its fair job ends with what it ran.
 		 */
-		if (t->running)
+		t = find(l, prev->pid);
+		if (t && t->running)
 			t->work += ev->ts - t->run_since;
-		close_job(l, t, t->work);
+		if (t)
+			close_job(l, t, t->work);
 	}
 	if (fs_task_higher(prev) && runnable && !l->early) {
 		if (dl_throttled(prev, next)) {

@@ -59,17 +59,17 @@ struct fs_load_rt {
 	uint64_t displaced;	/* fair tasks ran while it waited */
 };
 
-/* What the replay of one CPU takes as given. */
 /*
- * The kernel line whose fair server a replay follows (whatif.h): 6.12.y,
- * and 7.x, whose server idle time does not charge once stopped and stops
- * once idle time has used it up.
+ * The kernel line whose fair server a replay follows (whatif.h): 6.12's,
+ * or 7.x's, which charges idle time to a running server only and stops a
+ * server whose runtime idle time used up.
  */
 enum fs_rules {
 	FS_RULES_6_12,
 	FS_RULES_7,
 };
 
+/* What the replay of one CPU takes as given. */
 struct fs_load {
 	uint64_t t0, t1;	/* the window recorded */
 	/*
