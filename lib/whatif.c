@@ -305,36 +305,6 @@ static void exhausted(struct sim *s)
 	}
 }
 
-static void charge_idle(struct sim *s, bool idle);
-
-/* dl_server_timer(); @idle: the CPU idles. */
-static void fire(struct sim *s, bool idle)
-{
-	s->timer = 0;
-	if (!s->throttled)
-		return;
-	if (rules_7(s)) {
-		/* The idle time first; if it used the runtime up, a stop. */
-		if (idle)
-			charge_idle(s, true);
-		if (s->defer_idle) {
-			stop(s);
-			return;
-		}
-	}
-	if (s->armed) {
-		uint64_t zero_laxity = s->deadline - s->runtime;
-
-		if ((int64_t)(zero_laxity - MIN_RES_NS - s->now) > 0) {
-			s->timer = zero_laxity;
-			return;
-		}
-		s->defer_running = true;
-	}
-	replenish(s);
-	timer_served(s);
-}
-
 /*
  * 7.x's dl_server_update_idle(): the idle time since it was last charged
  * goes to an active server's runtime as a fair task's time does
@@ -393,6 +363,34 @@ static void charge_idle(struct sim *s, bool idle)
 		s->ep_idle = s->ep_idle || s->ep_boosted;
 	else
 		s->wait_idle = true;
+}
+
+/* dl_server_timer(); @idle: the CPU idles. */
+static void fire(struct sim *s, bool idle)
+{
+	s->timer = 0;
+	if (!s->throttled)
+		return;
+	if (rules_7(s)) {
+		/* The idle time first; if it used the runtime up, a stop. */
+		if (idle)
+			charge_idle_7(s, true);
+		if (s->defer_idle) {
+			stop(s);
+			return;
+		}
+	}
+	if (s->armed) {
+		uint64_t zero_laxity = s->deadline - s->runtime;
+
+		if ((int64_t)(zero_laxity - MIN_RES_NS - s->now) > 0) {
+			s->timer = zero_laxity;
+			return;
+		}
+		s->defer_running = true;
+	}
+	replenish(s);
+	timer_served(s);
 }
 
 /* Queue the jobs that arrive now; the first one starts the server. */
