@@ -241,7 +241,7 @@ check-7.3: deps
 # UNKNOWN_COMMIT_ID is ignored because the Fixes: ids cannot be looked up
 # without the upstream kernel's history.
 CACHE		?= $(or $(FAIRSRV_CACHE),/var/tmp/fairsrv)
-PATCHES		:= $(wildcard kernel/patches/*.patch kernel/upstream/*.patch)
+PATCHES		:= $(wildcard kernel/patches/*.patch kernel/upstream/*/*.patch)
 
 checkpatch: kernel
 	perl $$(ls $(CACHE)/linux-*/scripts/checkpatch.pl | head -n 1) \
