@@ -9,7 +9,8 @@
 #   make check     run every test; ends with "N passed, N failed"
 #   make check-debug  the guest tests on the debug kernel (lockdep, KASAN)
 #   make check-rt  the guest tests on the series with PREEMPT_RT
-#   make check-7.3  the stock-kernel tests on Debian's stock 7.3 (trixie-backports)
+#   make check-7.3  the stock-kernel tests on Debian's stock 7.3 (trixie-backports),
+#                  and the proposed fixes' tests on 7.3 with kernel/upstream/
 #   make fuzz      fuzz the option and value parsers (FUZZ_SECONDS each)
 #   make kernel    build (or reuse) the patched guest kernel
 #   make image     build (or reuse) the guest root disk
@@ -234,6 +235,7 @@ check-7.3: deps
 	kernel/source.sh 7.3 > /dev/null
 	$(MAKE) all unit $(B)/asan/rtla deb
 	kernel/build.sh 7.3 > /dev/null
+	kernel/build.sh 7.3-proposed > /dev/null
 	FAIRSRV_FLAVOR=7.3 tests/run-all
 
 # The patches, cover letter included, are passed as ./path: checkpatch

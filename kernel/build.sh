@@ -5,7 +5,7 @@
 # applied, configured from defconfig + kvm_guest.config + our fragments.
 #
 # Usage: kernel/build.sh [FLAVOR]     FLAVOR: guest (default), debug, rt,
-#                                             pristine, 7.3
+#                                             pristine, 7.3, 7.3-proposed
 #
 # rt is the guest flavor with PREEMPT_RT (kernel/rt.config).
 # pristine (also called stock) is 6.12.118 without the series: the kernel
@@ -13,6 +13,8 @@
 # 7.3 (also stock-7.3) is Debian's linux-source-7.3 (trixie-backports), as
 # it comes: the newest kernel Debian packages, with upstream's own
 # deadline tracepoints, configured from the same fragments.
+# 7.3-proposed is 7.3 with what we propose for mainline: each series of
+# kernel/upstream/, in the order of its directory's name.
 #
 # The result is cached under $FAIRSRV_CACHE (default /var/tmp/fairsrv) in
 # kernel-<key>/, where <key> hashes everything that goes into the kernel: the
@@ -37,7 +39,8 @@ debug)		fragments=(kernel/guest.config kernel/debug.config); use_patches=1 ;;
 rt)		fragments=(kernel/guest.config kernel/rt.config); use_patches=1 ;;
 pristine|stock)	flavor=pristine; fragments=(kernel/guest.config); use_patches=0 ;;
 7.3|stock-7.3)	flavor=7.3; series=7.3; fragments=(kernel/guest.config kernel/7.3.config); use_patches=0 ;;
-*)		die "unknown flavor '$flavor' (guest, debug, rt, pristine, stock or 7.3)" ;;
+7.3-proposed)	series=7.3; fragments=(kernel/guest.config kernel/7.3.config); use_patches=1 ;;
+*)		die "unknown flavor '$flavor' (guest, debug, rt, pristine, stock, 7.3 or 7.3-proposed)" ;;
 esac
 pkg=linux-source-$series
 tarball=/usr/src/$pkg.tar.xz
@@ -47,21 +50,28 @@ tarball=/usr/src/$pkg.tar.xz
 pkgver=$("$top/kernel/source.sh" "$series") || exit 1
 [ -f "$tarball" ] || die "$tarball is missing"
 
+# The patches, as paths from the top of the checkout, from each series
+# file's directory.
 patches=()
+series_files=("$top/kernel/patches/series")
+[ "$series" = 7.3 ] && series_files=("$top"/kernel/upstream/*/series)
 if [ $use_patches = 1 ]; then
-	while read -r p; do
-		p=${p%%#*}
-		[ -n "${p// }" ] || continue
-		[ -f "$top/kernel/patches/$p" ] || die "series names $p, which does not exist"
-		patches+=("$p")
-	done < "$top/kernel/patches/series"
+	for s in "${series_files[@]}"; do
+		d=${s%/series}
+		while read -r p; do
+			p=${p%%#*}
+			[ -n "${p// }" ] || continue
+			[ -f "$d/$p" ] || die "$s names $p, which does not exist"
+			patches+=("${d#"$top"/}/$p")
+		done < "$s"
+	done
 fi
 
 key=$( {
 	echo "$pkg $pkgver $flavor"
 	cat "$top/kernel/build.sh"
 	for f in "${fragments[@]}"; do cat "$top/$f"; done
-	for p in "${patches[@]}"; do echo "$p"; cat "$top/kernel/patches/$p"; done
+	for p in "${patches[@]}"; do echo "$p"; cat "$top/$p"; done
 } | sha256sum | cut -c1-16)
 out=$cache/kernel-$key
 
@@ -121,7 +131,7 @@ idx=$(mktemp "$cache/index.XXXXXX")
 trap 'rm -f "$idx"' EXIT
 GIT_INDEX_FILE=$idx git -C "$src" read-tree pristine
 for p in "${patches[@]}"; do
-	GIT_INDEX_FILE=$idx git -C "$src" apply --cached "$top/kernel/patches/$p" >&2 ||
+	GIT_INDEX_FILE=$idx git -C "$src" apply --cached "$top/$p" >&2 ||
 		die "patch $p does not apply"
 done
 tree=$(GIT_INDEX_FILE=$idx git -C "$src" write-tree)
