@@ -410,6 +410,23 @@ static bool dl_throttled(const struct fs_task *prev, const struct fs_task *next)
 	return prev->prio < 0 && (next->pid == 0 || next->prio >= 0);
 }
 
+/*
+ * @pid, seen as a higher class at @ts, changed its policy: the fair job it
+ * had open, running or waiting, ends there with the work it did.
+ */
+static void left_fair(struct fs_loads *l, int32_t pid, uint64_t ts)
+{
+	struct fs_load_task *t = find(l, pid);
+
+	if (!t)
+		return;
+	if (t->running)
+		t->work += ts - t->run_since;
+	else
+		wait_end(l, t);
+	close_job(l, t, t->work);
+}
+
 /* sched_switch on @ev->cpu. */
 static void on_switch(struct fs_loads *l, const struct fs_event *ev)
 {
@@ -437,8 +454,7 @@ static void on_switch(struct fs_loads *l, const struct fs_event *ev)
 			 * this CPU switched to as a higher class left it at
 			 * its policy's change: its run was that class's.
 			 */
-			bool was_hi = c->curr_known && c->hi_running &&
-				      c->curr_pid == prev->pid;
+			bool was_hi = c->hi_running && c->curr_pid == prev->pid;
 			uint64_t since = known(l, prev->pid) || was_hi ?
 					 ev->ts : c->t0;
 
@@ -457,15 +473,7 @@ static void on_switch(struct fs_loads *l, const struct fs_event *ev)
 		else if (t)
 			wait_begin(l, t);	/* preempted */
 	} else if (fs_task_higher(prev)) {
-		/*
-		 * A fair task that leaves as a higher class changed its
-		 * policy while it ran: its fair job ends with what it ran.
-		 */
-		t = find(l, prev->pid);
-		if (t && t->running)
-			t->work += ev->ts - t->run_since;
-		if (t)
-			close_job(l, t, t->work);
+		left_fair(l, prev->pid, ev->ts);
 	}
 	if (fs_task_higher(prev) && runnable && !l->early) {
 		if (dl_throttled(prev, next)) {
@@ -491,12 +499,7 @@ static void on_switch(struct fs_loads *l, const struct fs_event *ev)
 		c->displacing = false;
 		unpend(c, next->pid);
 		set_del(c->throttled, &c->nr_throttled, next->pid);
-		/* A fair task that waited comes back as a higher class. */
-		t = find(l, next->pid);
-		if (t) {
-			wait_end(l, t);
-			close_job(l, t, t->work);
-		}
+		left_fair(l, next->pid, ev->ts);
 	}
 	if (fs_prio_fair(next->pid, next->prio)) {
 		t = find(l, next->pid);
