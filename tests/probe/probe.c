@@ -306,6 +306,12 @@ static void usage(void)
 	       "and, with -o, one line per stall (the jump, and the CPU time\n"
 	       "charged somewhere in it):\n"
 	       "  stall start_ns=OFFSET len_ns=LENGTH charged_ns=C\n"
+	       "and last:\n"
+	       "  cpu_after_ns            the whole process's CPU time from the\n"
+	       "                          end of the measurement to the end of\n"
+	       "                          its report (CLOCK_PROCESS_CPUTIME_ID),\n"
+	       "                          rt-probe's as SCHED_OTHER but its\n"
+	       "                          last /proc read\n"
 	       "\n"
 	       "Exit status: 0 on a normal end, 1 on any error.\n",
 	       PROG, DEFAULT_GAP_US
@@ -1233,7 +1239,7 @@ int main(int argc, char **argv)
 	struct wake_stats ws;
 	struct options opt;
 	struct schedstat ss_start, ss_end, ss = { -1, -1 };
-	int64_t cpu_start, cpu_end;
+	int64_t cpu_start, cpu_end, proc_end;
 	int64_t t0, t1, deadline;
 
 	memset(&gs, 0, sizeof(gs));
@@ -1301,6 +1307,8 @@ int main(int argc, char **argv)
 
 	cpu_end = read_clock(CLOCK_THREAD_CPUTIME_ID,
 			     "CLOCK_THREAD_CPUTIME_ID");
+	proc_end = read_clock(CLOCK_PROCESS_CPUTIME_ID,
+			      "CLOCK_PROCESS_CPUTIME_ID");
 	ss_end = read_schedstat();
 	stop_waker();
 #ifdef PROBE_POLICY_RT
@@ -1321,5 +1329,15 @@ int main(int argc, char **argv)
 	free(ws.sleeps.v);
 	if (schedstat_fd >= 0 && close(schedstat_fd))
 		die("close(%s): %s", SCHEDSTAT_PATH, strerror(errno));
+	/*
+	 * What the whole process ran from the end of the measurement to
+	 * here, its report written, mostly as SCHED_OTHER (rt-probe left its
+	 * policy): a fair server still serving as the window ends serves it.
+	 */
+	printf("cpu_after_ns=%" PRId64 "\n",
+	       read_clock(CLOCK_PROCESS_CPUTIME_ID, "CLOCK_PROCESS_CPUTIME_ID") -
+	       proc_end);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		die("writing results: %s", strerror(errno));
 	return 0;
 }
