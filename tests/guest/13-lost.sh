@@ -72,8 +72,12 @@ for f in $ref/per_cpu/cpu*/stats; do
 done
 rmdir $ref
 echo "# reference: $written postponements written in all; the tool lost $lost events"
-check "the reference saw the stream (>= 1000 postponements: $written)" \
-	test "$written" -ge 1000
+# A stream is more than the tool's buffers hold: three of 4 kB (two
+# pages each at least, about 100 events). How many more depends on how
+# fast the emulated CPUs fill them (992 in one clean-clone CI run, over
+# 1000 in the others).
+check "the reference saw the stream (>= 500 postponements: $written)" \
+	test "$written" -ge 500
 check "the buffers overflowed: their overrun counters say $overrun" \
 	test "$overrun" -gt 0
 timing "the header reports them: $lost lost, $overrun overrun when the load ended (+5% +100)" \
