@@ -384,6 +384,7 @@ todo_if() {
 	fi
 }
 STARVED_WHY="from below the probes cannot time other fair tasks' short turns under the emulator"
+OUTSIDE_WHY="the CPU's longest episode lies outside the probes' window, and the tool's per-task figure covers its whole window"
 # skip CHECK CPU TEXT REASON: a check not made, and why.
 skip() {
 	n=$((n + 1))
@@ -796,7 +797,14 @@ for c in 1 2 3; do
 	# Each fair task's longest starvation in a wait (sched_fair_starve_ran)
 	# against the same from the probes: its wait less the other fair
 	# probes' turns. Two-sided but where its group's cpu.max throttles it
-	# (then it is off the CPU without starving).
+	# (then it is off the CPU without starving). The tool's figure covers
+	# its whole window: where the CPU's longest episode lies outside the
+	# probes' window, so may the task's longest wait, and from above the
+	# check is a TODO (seed 3, CPU 2, stock kernel: 33.9 ms in the tool's
+	# window, 26.0 ms at most in the probes', the task's own 27.4).
+	outside=
+	whole=$(jcpu "$J" $c starvation max_ns)
+	num "${smax:-x}" "${whole:-x}" && [ "$whole" -gt "$smax" ] && outside=1
 	for p in $frs; do
 		pid=$(pf "$p" pid)
 		num "$pid" || { result 1 oracle $c "probe $p produced nothing"; continue; }
@@ -804,7 +812,7 @@ for c in 1 2 3; do
 		tm=$(task_max "$pid")
 		tm=${tm:-0}
 		dev starved $c "$tm" "$own"
-		t starved $c "$p: longest starvation in a wait $tm <= its own $own (+10% +2 ms)" \
+		todo_if "${outside:+$OUTSIDE_WHY}" starved $c "$p: longest starvation in a wait $tm <= its own $own (+10% +2 ms)" \
 			upto "$tm" "$own" 10 2000000
 		case ${group[$c]:-} in max*) continue ;; esac
 		[ -z "$hp_cpu" ] || continue
