@@ -718,7 +718,8 @@ static int64_t read_start(const char *file)
 		    errno != EINTR)
 			die("reading inotify events: %s", strerror(errno));
 	}
-	close(ifd);
+	if (close(ifd))
+		die("close(inotify): %s", strerror(errno));
 	buf[strcspn(buf, "\n")] = '\0';
 	if (parse_u64(buf, INT64_MAX, &v) || !v)
 		die("invalid start time '%s' in %s", buf, file);
