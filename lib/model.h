@@ -241,10 +241,12 @@ struct fs_outcome {
 	unsigned int nr_waits;
 	/*
 	 * A fair task that waited runs (sched_fair_starve_ran): the time a
-	 * higher class held its CPU over its whole wait, NULL if none.
+	 * higher class held its CPU over its whole wait, NULL if none; and
+	 * when it ran.
 	 */
 	const struct fs_task *ran;
 	uint64_t ran_ns;
+	uint64_t ran_at;
 };
 
 /* Short and long names, for output. */

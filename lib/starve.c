@@ -269,6 +269,7 @@ void fs_starve_event(struct fs_starve *s, const struct fs_event *ev,
 			break;
 		out->ran = &ev->task;
 		out->ran_ns = ev->starved;
+		out->ran_at = ev->ts;
 		break;
 	case FS_EV_END:
 		if (!s->open) {

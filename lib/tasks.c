@@ -58,7 +58,7 @@ static int grow(struct fs_tasks *t)
 
 /* Account one ended wait of a named task. */
 int fs_tasks_add(struct fs_tasks *t, const struct fs_task *task, uint64_t ns,
-		 int cpu)
+		 int cpu, uint64_t ts)
 {
 	struct fs_task_waits *e;
 
@@ -82,6 +82,9 @@ found:
 	/* A pid is reused, or renamed by exec: the latest name is shown. */
 	e->task = *task;
 	e->cpu = cpu;
+	/* The first of equal longest waits keeps its time. */
+	if (!e->wait.count || ns > e->wait.max)
+		e->max_at = ts;
 	fs_stat_add(&e->wait, ns);
 	return 0;
 }

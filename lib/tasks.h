@@ -20,6 +20,7 @@ struct fs_task_waits {
 	struct fs_task task;
 	int cpu;		/* where it last ran after starving */
 	struct fs_stat wait;	/* ns, every wait that ended with starvation */
+	uint64_t max_at;	/* when the longest wait ended (it ran) */
 };
 
 /* Fair tasks by pid, in an open-addressing table. */
@@ -35,11 +36,11 @@ void fs_tasks_init(struct fs_tasks *t, size_t max);
 void fs_tasks_free(struct fs_tasks *t);
 
 /*
- * Account @ns of starvation in one ended wait of @task, which then ran on
- * @cpu. Returns 0, or -1 when out of memory.
+ * Account @ns of starvation in one wait of @task that ended at @ts, when
+ * it ran on @cpu. Returns 0, or -1 when out of memory.
  */
 int fs_tasks_add(struct fs_tasks *t, const struct fs_task *task, uint64_t ns,
-		 int cpu);
+		 int cpu, uint64_t ts);
 
 /*
  * The tasks, sorted by their longest wait, the longest first, into @out

@@ -201,6 +201,7 @@ static void tasks(FILE *f, const struct fs_report *r)
 		task(f, &t->task, false);
 		fprintf(f, ",\"cpu\":%d,", t->cpu);
 		stat_members(f, &t->wait);
+		num(f, true, "max_at_ns", t->max_at);
 		fprintf(f, "}");
 	}
 	fprintf(f, "]");

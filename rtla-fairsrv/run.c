@@ -232,7 +232,8 @@ static bool on_threshold(struct run *run, struct fs_trace *t, bool ended)
 /* Keep what an event completed: a task's starvation, the longest episodes. */
 static int account(struct run *run, int cpu, const struct fs_outcome *out)
 {
-	if (out->ran && fs_tasks_add(&run->tasks, out->ran, out->ran_ns, cpu))
+	if (out->ran && fs_tasks_add(&run->tasks, out->ran, out->ran_ns, cpu,
+				     out->ran_at))
 		return -1;
 	if (out->episode)
 		fs_worst_add(&run->worst, out->episode);

@@ -313,6 +313,10 @@ static void test_window(void)
 	}
 	ok(c.st.partial == 1 && c.st.total_ns == 160 * MS,
 	   "an end with nothing open adds its time within the window");
+	/* out.ran points into the event, gone with ev()'s frame. */
+	ev(&c, FS_EV_RAN, T0 + 210 * MS, &fair_a, NULL, 0, false);
+	ok(out.ran && out.ran_at == T0 + 210 * MS,
+	   "a task's own figure in the window, and when it ran");
 	fs_cpu_free(&c);
 }
 

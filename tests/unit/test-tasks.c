@@ -36,28 +36,36 @@ static void test_tasks(void)
 
 	fs_tasks_init(&t, 1000);
 	w = mkwait(10, "a", 5);
-	ok(!fs_tasks_add(&t, &w.task, w.ns, 1), "add a wait");
+	ok(!fs_tasks_add(&t, &w.task, w.ns, 1, 100), "add a wait");
 	w = mkwait(10, "a", 50);
-	fs_tasks_add(&t, &w.task, w.ns, 2);
+	fs_tasks_add(&t, &w.task, w.ns, 2, 200);
+	w = mkwait(10, "a", 50);
+	fs_tasks_add(&t, &w.task, w.ns, 2, 250);
+	w = mkwait(10, "a", 20);
+	fs_tasks_add(&t, &w.task, w.ns, 2, 300);
 	w = mkwait(20, "b", 30);
-	fs_tasks_add(&t, &w.task, w.ns, 1);
+	fs_tasks_add(&t, &w.task, w.ns, 1, 400);
 	w = mkwait(0, "", 99);
-	fs_tasks_add(&t, &w.task, w.ns, 1);
+	fs_tasks_add(&t, &w.task, w.ns, 1, 500);
 	ok(t.nr == 2, "two tasks; a wait with no pid is not kept");
 	ok(!fs_tasks_sorted(&t, &v, &nr) && nr == 2, "sorted copy of 2");
-	ok(v[0].task.pid == 10 && v[0].wait.count == 2 &&
-	   v[0].wait.max == 50 && v[0].wait.sum == 55 && v[0].cpu == 2,
-	   "pid 10: 2 waits, max 50, last on cpu 2");
-	ok(v[1].task.pid == 20 && v[1].wait.max == 30, "then pid 20");
+	ok(v[0].task.pid == 10 && v[0].wait.count == 4 &&
+	   v[0].wait.max == 50 && v[0].wait.sum == 125 && v[0].cpu == 2,
+	   "pid 10: 4 waits, max 50, last on cpu 2");
+	ok(v[0].max_at == 200,
+	   "the first of its two longest waits dates its max (%llu)",
+	   (unsigned long long)v[0].max_at);
+	ok(v[1].task.pid == 20 && v[1].wait.max == 30 && v[1].max_at == 400,
+	   "then pid 20, max at 400");
 	free(v);
 
 	/* Many tasks: the table grows; each keeps its own count. */
 	for (i = 0; i < 900; i++) {
 		w = mkwait(100 + (int)i, "x", i);
-		if (fs_tasks_add(&t, &w.task, w.ns, 0))
+		if (fs_tasks_add(&t, &w.task, w.ns, 0, i))
 			bad++;
 		w.ns = 2 * i;
-		if (fs_tasks_add(&t, &w.task, w.ns, 0))
+		if (fs_tasks_add(&t, &w.task, w.ns, 0, i))
 			bad++;
 	}
 	ok(!bad && t.nr == 902, "902 tasks after growing (%zu)", t.nr);
@@ -73,12 +81,12 @@ static void test_tasks(void)
 	/* Beyond the bound, waits are counted, not kept. */
 	for (i = 0; i < 200; i++) {
 		w = mkwait(5000 + (int)i, "y", 1);
-		fs_tasks_add(&t, &w.task, w.ns, 0);
+		fs_tasks_add(&t, &w.task, w.ns, 0, i);
 	}
 	ok(t.nr == 1000 && t.other == 102,
 	   "at most 1000 tasks, 102 waits of others counted");
 	w = mkwait(10, "a", 7);
-	fs_tasks_add(&t, &w.task, w.ns, 0);
+	fs_tasks_add(&t, &w.task, w.ns, 0, i);
 	ok(t.other == 102, "a known task is still accounted when full");
 	fs_tasks_free(&t);
 	ok(!t.v && !t.nr, "freed");
