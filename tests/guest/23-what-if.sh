@@ -63,13 +63,34 @@ load() {
 # kernel can switch the probe in and, the virtual CPU having been left
 # unrun for longer than a 5 ms runtime, take the CPU back at the pending
 # timer before the probe runs an instruction, so one gap spans several of
-# the kernel's waits (seen: 92-402 ms at 5/50 ms). How many were left out,
-# and the longest, goes to stderr.
+# the kernel's waits (seen: 92-402 ms at 5/50 ms). So is a wait that
+# meets a cycle of the CPU's real-time probe (FILE's .rt sibling) that
+# the emulator made run on into the next (emulator=1: its virtual CPU
+# stood still, the thread current, through the cycle's whole sleep; 100
+# ms seen): from its cycle's start (its period, 100 ms, before the due
+# time it overran) to its end, the load is not the recorded one. How
+# many were left out, and the longest, goes to stderr.
 worst() {
-	awk -v kinds="${2:-gap|wake}" '$1 ~ "^(" kinds ")$" {
+	local rt=${1/.fair/.rt}
+	[ -f "$rt" ] || rt=/dev/null
+	awk -v kinds="${2:-gap|wake}" '
+	FNR == NR {
+		if ($1 == "overrun" && $5 == "emulator=1") {
+			split($2, d, "="); split($3, l, "=")
+			x++; xs[x] = d[2] - 100000000; xe[x] = d[2] + l[2]
+		}
+		next
+	}
+	$1 ~ "^(" kinds ")$" {
 		split($2, a, "="); split($3, b, "=")
 		if (a[2] < 500000000)
 			next
+		for (i = 1; i <= x; i++)
+			if (a[2] < xe[i] && a[2] + b[2] > xs[i]) {
+				e++
+				if (b[2] > eu) eu = b[2]
+				next
+			}
 		if ($4 ~ /^runs=[1-9]/) {
 			n++
 			if (b[2] > u) u = b[2]
@@ -78,7 +99,9 @@ worst() {
 	} END {
 		if (n) printf "# %s: %d waits with unseen turns left out, the longest %.2f ms\n",
 			FILENAME, n, u / 1e6 > "/dev/stderr"
-		printf "%.2f\n", m / 1e6 }' "$1"
+		if (e) printf "# %s: %d waits in cycles the emulator overran left out, the longest %.2f ms\n",
+			FILENAME, e, eu / 1e6 > "/dev/stderr"
+		printf "%.2f\n", m / 1e6 }' "$rt" "$1"
 }
 
 # p90 FILE: the 90th percentile of a probe's gaps over 2 ms, in ms, past
@@ -159,10 +182,27 @@ agree_rate() {
 		eval "(le $2 5 0 && le $3 8 0) || near $2 $3 20 4"
 }
 
+# overrun_spread FILE: how late a probe's overruns ran and the most a stall
+# across a due time charged, in ms, or nothing if it had none.
+overrun_spread() {
+	awk '/^overrun / { split($3, l, "="); split($4, c, "=")
+		n++; if (l[2] > ml) ml = l[2]; if (c[2] > mc) mc = c[2] }
+		END { if (n) printf " (late by up to %.2f ms; a stall across a due time charged up to %.2f ms)", ml / 1e6, mc / 1e6 }' "$1"
+}
+
 # compare PREFIX CPU WHAT: the predictions against the probes' PREFIX.*.
+# The prediction is for the recorded load. A duty cycle that the emulator
+# made run on into its next cycle (see worst) lost a sleep nobody
+# recorded: its fair task starves for two runs and may get a boost. One
+# CI run measured that on CPU 2 at 30/400 ms, 190 ms of starvation where
+# 92 were predicted (a rerun: 92 for 93), with nothing left to tell why;
+# a 100 ms stand-still across a due time was seen since. Each rerun's
+# overruns are printed; worst starvation leaves such cycles out.
 compare() {
 	local ps pr prate cpu=$2
 	read -r ps pr prate <<< "$4"
+	[ "$2" != 1 ] &&
+		echo "# CPU $2 $3: the duty cycle ran on into its next cycle $(val overruns "$1.rt$2") times, $(val overruns_stalled "$1.rt$2") of them made by the emulator$(overrun_spread "$1.rt$2")"
 	agree "CPU $2 $3: worst starvation (ms)" "$ps" "$(worst "$1.fair$2")"
 	agree_rate "CPU $2 $3: RT preemption (ms per s)" "$prate" \
 		"$(rate "$1.rt$2" "$dir/rec.rt$2")"

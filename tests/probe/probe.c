@@ -102,6 +102,8 @@ struct gap_stats {
 	uint64_t stalls;
 	int64_t stall_max;	/* the most CPU time charged in one */
 	struct spans stall_list;
+	/* The latest stall: where it began, its length, the time charged. */
+	int64_t last_stall, last_stall_len, last_stall_charged;
 };
 
 /* Parsed command line. */
@@ -167,6 +169,15 @@ struct wake_stats {
 	int64_t sum_over_1ms;
 	struct spans list;
 	struct spans sleeps;	/* -l: when it slept, not runnable */
+	/*
+	 * Cycles that ran on into the next, due before the run was over, and
+	 * of those the ones the emulator made late (-o): the clock jumped
+	 * over the next cycle's due time in a stall, and without the time
+	 * charged in that stall the thread would have been in time.
+	 */
+	uint64_t overruns;
+	uint64_t overruns_stalled;
+	struct spans overrun_list;	/* -l: due, late by, stall charged */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -285,6 +296,12 @@ static void usage(void)
 	       "  wake_avg_ns             the mean latency\n"
 	       "  wakes_over_1ms          wake-ups later than 1 ms\n"
 	       "  wake_avg_over_1ms_ns    their mean latency\n"
+	       "  overruns                cycles whose run went on past the next\n"
+	       "                          cycle's due time (no sleep between)\n"
+	       "  overruns_stalled        with -o, those the emulator made: a stall\n"
+	       "                          spanned the next due time and charged\n"
+	       "                          more than the overrun and the cycle's\n"
+	       "                          slack (period less run)\n"
 	       "With -o:\n"
 	       "  stalls                  clock jumps in which the kernel charged\n"
 	       "                          the thread over 1 ms of CPU time that it\n"
@@ -307,6 +324,10 @@ static void usage(void)
 	       "  it was runnable: a timer or an interrupt late. A gap while\n"
 	       "  it spins is a preemption, runnable all through)\n"
 	       "  sleep start_ns=OFFSET len_ns=LENGTH\n"
+	       "  overrun due_ns=OFFSET late_ns=LATE stalled_ns=C emulator=E\n"
+	       "  (a cycle that ran on LATE past the next one's due time; C,\n"
+	       "  with -o, the CPU time charged in a stall that spanned it;\n"
+	       "  E 1 if the emulator made it, as overruns_stalled counts)\n"
 	       "and, with -o, one line per stall (the jump, and the CPU time\n"
 	       "charged somewhere in it):\n"
 	       "  stall start_ns=OFFSET len_ns=LENGTH charged_ns=C\n"
@@ -1015,6 +1036,9 @@ static void record_stall(struct gap_stats *gs, int list, int64_t start,
 			 int64_t len, int64_t charged)
 {
 	gs->stalls++;
+	gs->last_stall = start;
+	gs->last_stall_len = len;
+	gs->last_stall_charged = charged;
 	if (charged > gs->stall_max)
 		gs->stall_max = charged;
 	if (list)
@@ -1119,6 +1143,33 @@ static int64_t run(const struct options *opt, struct gap_stats *gs,
 }
 
 /*
+ * A cycle's run went on to @now, past the next cycle's due time @due.
+ * The emulator made it when a stall spanned @due and charged more than
+ * the overrun and than the cycle's slack (period less run): the thread
+ * stayed current, its virtual CPU unrun, through all the time it had
+ * to sleep.
+ */
+static void overrun(const struct options *opt, struct gap_stats *gs,
+		    struct wake_stats *ws, int64_t due, int64_t now)
+{
+	int64_t stalled = 0;
+	bool emulator;
+
+	if (gs->stalls && gs->last_stall < due &&
+	    gs->last_stall + gs->last_stall_len >= due)
+		stalled = gs->last_stall_charged;
+	emulator = stalled > now - due &&
+		   stalled >= opt->period_ns - opt->run_ns;
+	ws->overruns++;
+	if (emulator)
+		ws->overruns_stalled++;
+	/* The list keeps whether the emulator made it in runs. */
+	if (opt->list)
+		spans_append(&ws->overrun_list, due, now - due, emulator,
+			     stalled, -1);
+}
+
+/*
  * The cycling loop (-C): spin for the run time, recording gaps, then sleep
  * until the next cycle is due, and record how late the wake-up ran. The
  * jitter is a fixed pseudo-random sequence, so runs repeat.
@@ -1155,8 +1206,10 @@ static int64_t cycle(const struct options *opt, struct gap_stats *gs,
 		if (opt->off_cpu)
 			cpu = read_clock(CLOCK_THREAD_CPUTIME_ID,
 					 "CLOCK_THREAD_CPUTIME_ID");
-		if (opt->list)
+		if (opt->list) {
 			spans_reserve(&ws->sleeps);
+			spans_reserve(&ws->overrun_list);
+		}
 		switch_mark = switches();
 		now = measure(opt, gs, now, now);
 		/*
@@ -1165,6 +1218,8 @@ static int64_t cycle(const struct options *opt, struct gap_stats *gs,
 		 * gaps).
 		 */
 		slept = due > now;
+		if (!slept)
+			overrun(opt, gs, ws, due, now);
 		if (opt->list && slept)
 			spans_append(&ws->sleeps, now, due - now, 0, 0, -1);
 		/* The wake-up's run delay counts from here. */
@@ -1232,6 +1287,10 @@ static void report(const struct options *opt, const struct gap_stats *gs,
 		printf("wakes_over_1ms=%" PRIu64 "\n", ws->over_1ms);
 		printf("wake_avg_over_1ms_ns=%" PRId64 "\n", ws->over_1ms ?
 		       ws->sum_over_1ms / (int64_t)ws->over_1ms : 0);
+		printf("overruns=%" PRIu64 "\n", ws->overruns);
+		if (opt->off_cpu)
+			printf("overruns_stalled=%" PRIu64 "\n",
+			       ws->overruns_stalled);
 	}
 	if (opt->off_cpu) {
 		printf("stalls=%" PRIu64 "\n", gs->stalls);
@@ -1250,6 +1309,12 @@ static void report(const struct options *opt, const struct gap_stats *gs,
 	for (i = 0; i < ws->sleeps.nr; i++)
 		printf("sleep start_ns=%" PRId64 " len_ns=%" PRId64 "\n",
 		       ws->sleeps.v[i].at - t0, ws->sleeps.v[i].len);
+	for (i = 0; i < ws->overrun_list.nr; i++)
+		printf("overrun due_ns=%" PRId64 " late_ns=%" PRId64
+		       " stalled_ns=%" PRId64 " emulator=%d\n",
+		       ws->overrun_list.v[i].at - t0, ws->overrun_list.v[i].len,
+		       ws->overrun_list.v[i].charged,
+		       (int)ws->overrun_list.v[i].runs);
 	for (i = 0; i < gs->stall_list.nr; i++)
 		printf("stall start_ns=%" PRId64 " len_ns=%" PRId64
 		       " charged_ns=%" PRId64 "\n",
@@ -1354,6 +1419,7 @@ int main(int argc, char **argv)
 	free(gs.stall_list.v);
 	free(ws.list.v);
 	free(ws.sleeps.v);
+	free(ws.overrun_list.v);
 	if (schedstat_fd >= 0 && close(schedstat_fd))
 		die("close(%s): %s", SCHEDSTAT_PATH, strerror(errno));
 	/*
