@@ -130,7 +130,7 @@ struct fs_server {
 	uint64_t served_total;	/* ns of runtime the server consumed */
 	struct fs_stat served_boost;	/* per boosted episode, ns */
 	struct fs_hist wait;		/* server wait per boost, ns */
-	struct fs_hist preempt;		/* per boosted serving episode, ns */
+	struct fs_hist preempt;		/* per hold-off (server.c), ns */
 };
 
 /* One fair task's wait within an episode. */
@@ -231,9 +231,9 @@ struct fs_outcome {
 	/* The server. */
 	bool server_wait;	/* a boost ended a server wait of this long */
 	uint64_t server_wait_ns;
-	bool preemption;	/* a serving episode ended: preempt_ns, served_ns */
+	bool preemption;	/* a hold-off ended: preempt_ns */
 	uint64_t preempt_ns;
-	uint64_t served_ns;
+	uint64_t served_ns;	/* a serving episode ended: what it served */
 	/* Starvation: an episode ended (or, at the end of a run, is open). */
 	const struct fs_episode *episode;
 	/* Waits that ended with this event: the episode's, or one that left. */
@@ -293,7 +293,7 @@ uint64_t fs_cpu_open_ns(const struct fs_cpu *c, uint64_t now);
 enum fs_over {
 	FS_OVER_NONE,
 	FS_OVER_STARVATION,	/* an episode, ended or handed back open */
-	FS_OVER_PREEMPTION,	/* a boosted serving episode */
+	FS_OVER_PREEMPTION,	/* a hold-off of real-time tasks */
 	FS_OVER_OPEN,		/* an episode still open, seen while it lasts */
 };
 

@@ -172,9 +172,26 @@ static void segment_end(struct fs_server *s, uint64_t ts, int64_t runtime,
 }
 
 /*
+ * A stop ends a segment with real-time tasks waiting: the server found no
+ * fair task to serve, so the highest of them runs now. With rt_wait, what
+ * they waited in the segment is one hold-off, a sample of its own: an
+ * episode that a fair task's sleeps split (6.12 starts a boosted server
+ * straight back in D at its next wake-up) keeps them off the CPU in
+ * stretches, not all at once.
+ */
+static void hold_end(struct fs_server *s, struct fs_outcome *out)
+{
+	if (!s->serving || !s->rt_wait_known || !s->serve_rt)
+		return;
+	preempted(s, out, s->serve_rt);
+	s->serve_rt = 0;
+}
+
+/*
  * The serving episode ends; its last segment is closed. RT preemption is
- * what real-time tasks waited during it when the events' rt_wait says
- * so: any episode, however it began, in which they waited. Without it,
+ * what real-time tasks waited in its last hold-off (hold_end() took the
+ * others) when the events' rt_wait says so: any episode, however it
+ * began, in which they waited. Without it,
  * the episode's time in D stands for it, for boosts that served: a boost
  * that served nothing (6.12 boosts an idle CPU's server when its timer
  * fires, and it stops at once), or during which the CPU idled, kept no
@@ -307,6 +324,7 @@ static void step(struct fs_server *s, const struct fs_event *ev,
 		segment_end(s, ev->ts, ev->runtime, ev->rt_wait);
 		if (ev->type == FS_EV_STOP) {
 			s->stop_held = true;
+			hold_end(s, out);
 		} else if (s->serving) {
 			s->tail_held = true;
 			s->tail_start = ev->ts;

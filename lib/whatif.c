@@ -141,9 +141,9 @@ static void ep_begin(struct sim *s, bool boosted)
 
 /*
  * The episode ends, as server.c's serve_end() counts it with rt_wait: a
- * sample of RT preemption if a higher-class task waited in it, however it
- * began; a boost if it began with one, served fair tasks and was no idle
- * boost.
+ * sample of RT preemption if a higher-class task waited in its last
+ * hold-off, however it began; a boost if it began with one, served fair
+ * tasks and was no idle boost.
  */
 static void ep_end(struct sim *s)
 {
@@ -244,12 +244,20 @@ static void start(struct sim *s)
 		ep_end(s);
 }
 
-/* dl_server_stop(): picked with no fair task to run. */
+/*
+ * dl_server_stop(): picked with no fair task to run. A higher-class task
+ * that waited runs now: its hold-off, as server.c's hold_end() cuts it,
+ * is a sample of its own.
+ */
 static void stop(struct sim *s)
 {
 	s->preempted = false;
-	if (s->ep)
+	if (s->ep) {
 		s->ep_held = true;
+		if (s->ep_rt)
+			fs_stat_add(&s->out->preempt, s->ep_rt);
+		s->ep_rt = 0;
+	}
 	s->active = false;
 	s->throttled = false;
 	s->armed = false;

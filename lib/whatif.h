@@ -64,8 +64,9 @@
  * Figures: fair starvation episodes (queued fair work, a higher class
  * running, the CPU's length of each); the fair share of the CPU; and RT
  * preemption as the live tool measures it (server.c, rt_wait): per
- * serving episode in which one waited, the time a higher-class task
- * waited while the server served fair tasks. A task waits while its recorded span lasts, and one
+ * hold-off in which one waited, the time a higher-class task waited
+ * while the server served fair tasks, to the segment's end; a stop ends
+ * a hold-off, as a waiting higher-class task runs then. A task waits while its recorded span lasts, and one
  * that the service preempted, or that woke during it, also until the
  * segment ends (it cannot go to sleep without the CPU): a task asleep
  * when the service began loses only the rest. Episodes are cut as the

@@ -242,7 +242,7 @@ int fs_metrics_print(const struct fs_report *r, FILE *f)
 		  "The fair server's wait, from its start or deferral to the boost that served.",
 		  server_wait);
 	histogram(f, r, "rt_preemption_seconds",
-		  "Per serving episode, how long real-time tasks were kept off the CPU.",
+		  "How long the server's service kept real-time tasks off the CPU at a time.",
 		  rt_preemption);
 	for (i = 0; i < sizeof(cpu_metrics) / sizeof(cpu_metrics[0]); i++)
 		if (!cpu_metrics[i].starvation || r->caps->starvation)

@@ -391,17 +391,12 @@ todo() {
 # not found yet. The BPF source did the same (seed 34, CPU 1: 36.4 ms
 # for a 33.2 ms gap, at a setting left by a refused write). Known, not
 # fixed: a TODO there.
-# A second cause, of the tool's definition and on either kernel, showed
-# on the stock one at a setting a refused write left (seeds 56 and 59,
-# CPU 1 at 155.94 ms / 678 ms, a fair task that works 1 or 8 ms per
-# wake-up beside a FIFO duty cycle and a FIFO busy loop): a serving
-# episode goes on across the fair task's sleeps (a stop, then a start
-# straight back to D when it wakes) while the real-time tasks run in
-# between, and its RT preemption is the sum over those segments: 147 ms
-# in one 660 ms episode where no real-time task went more than 94 ms
-# without running. The stint check (at most the runtime) holds; what a
-# user reads as one hold-off does not.
-STOCK_WHY="on the stock kernel the longest stint can exceed the RT task's gap by 2-3 ms (seed 1 with kprobes, seed 34 with BPF); and an episode's RT preemption sums segments the RT tasks ran between (seeds 56, 59)"
+# (Seeds 56 and 59 once exceeded it by 53 and 38 ms on the stock kernel
+# at a setting a refused write left, a cause of the tool's definition on
+# either kernel: RT preemption summed a serving episode's segments, which
+# a fair task's sleeps split while the real-time tasks ran between. It
+# is one sample per hold-off now, which a stop ends.)
+STOCK_WHY="on the stock kernel the longest stint can exceed the RT task's gap by 2-3 ms (seed 1 with kprobes, seed 34 with BPF)"
 STOCK_SERVED_WHY="stock kernel: patch 7's defect runs fair tasks outside the server (seed 1, CPU 2 at 0.5 / 13 ms: served 1233 ms, the fair tasks ran 1307)"
 # todo_if WHY CHECK CPU TEXT COMMAND...: a TODO with WHY if WHY is not
 # empty, a check otherwise.

@@ -990,10 +990,12 @@ static void test_new_period(void)
 }
 
 /*
- * 4c. RT preemption is what real-time tasks waited behind a serving
- * episode (the events' rt_wait), not its length: a duty-cycle task
- * sleeps through part of it. Split by a stop and a start, the parts add
- * up. Without rt_wait, the length stands, an upper bound.
+ * 4c. RT preemption is what real-time tasks waited behind the service
+ * (the events' rt_wait), not its length: a duty-cycle task sleeps
+ * through part of it. A stop ends a hold-off (a waiting real-time task
+ * runs then): split by a stop and a start, one episode gives two
+ * samples, 3 and 2 ms. Without rt_wait, the episode's length stands,
+ * an upper bound.
  */
 static void test_rt_wait(void)
 {
@@ -1015,6 +1017,13 @@ static void test_rt_wait(void)
 		ev = mkev(FS_EV_STOP, boost + 10 * MS, FL_STOP, RT - 10 * MS, dl);
 		ev.rt_wait = 103 * MS;
 		fs_cpu_event(&c, &ev, &out);
+		if (known)
+			ok(out.preemption && out.preempt_ns == 3 * MS,
+			   "with rt_wait, the stop ends a hold-off of 3 ms (%llu)",
+			   (unsigned long long)out.preempt_ns);
+		else
+			ok(!out.preemption,
+			   "without it, the stop holds the episode open");
 		ev = mkev(FS_EV_START, boost + 10 * MS + 5 * US, FL_D,
 			  RT - 10 * MS, dl);
 		ev.rt_wait = 103 * MS;
@@ -1027,8 +1036,10 @@ static void test_rt_wait(void)
 		ev.rt_wait = 105 * MS;
 		fs_cpu_event(&c, &ev, &out);
 		if (known)
-			ok(out.preemption && out.preempt_ns == 5 * MS,
-			   "with rt_wait, RT preemption is what RT tasks waited: 5 ms (%llu)",
+			ok(out.preemption && out.preempt_ns == 2 * MS &&
+			   c.srv.preempt.stat.count == 2 &&
+			   c.srv.preempt.stat.sum == 5 * MS,
+			   "with rt_wait, then the last hold-off: 2 ms, 5 in two (%llu)",
 			   (unsigned long long)out.preempt_ns);
 		else
 			ok(out.preemption &&

@@ -158,14 +158,14 @@ static void boost_persists(void)
 	 * Boost at 950 (deadline 1950), 20 ms served, stop. At 1450 the rest
 	 * (30 ms in 500 ms) overflows the bandwidth: revised to 25 ms and
 	 * served at once, preempting the hog for 5 ms. The start straight
-	 * back to D resumes the episode, as the live tool holds it: one
-	 * sample of 25 ms, closed by the stop held at the end.
+	 * back to D resumes the episode, as the live tool holds it, but the
+	 * hog ran between: two hold-offs, of 20 and 5 ms, and one boost.
 	 */
 	ok(w.starve.count == 1 && w.starve.max == 950 * MS,
 	   "persist: one episode of 950 ms, none at 1450 ms");
-	ok(w.preempt.count == 1 && w.preempt.max == 25 * MS &&
-	   w.fair_ns == 25 * MS && w.boosts == 1,
-	   "persist: one serving episode of 20 + 5 ms");
+	ok(w.preempt.count == 2 && w.preempt.max == 20 * MS &&
+	   w.preempt.min == 5 * MS && w.fair_ns == 25 * MS && w.boosts == 1,
+	   "persist: one serving episode, hold-offs of 20 and 5 ms");
 }
 
 /*
@@ -190,11 +190,13 @@ static void wakes_during_service(void)
 	 * served at once: the FIFO task, awake from 1460, waits 15 ms. The
 	 * runtime runs out at 1475: a deferred period to 2475, the boost at
 	 * 2425 serves the last 5 ms. Episodes: 950-970 + 1450-1475 (the start
-	 * resumes it) with 35 ms of RT wait, then 2425-2430 with 5.
+	 * resumes it; the FIFO task ran between, so two hold-offs, of 20 and
+	 * 15 ms), then 2425-2430 with 5.
 	 */
-	ok(w.preempt.count == 2 && w.preempt.max == 35 * MS &&
-	   w.preempt.min == 5 * MS && w.boosts == 2,
-	   "wakes: RT waits 20 + 15 ms, then 5 ms (count %llu, max %llu)",
+	ok(w.preempt.count == 3 && w.preempt.max == 20 * MS &&
+	   w.preempt.min == 5 * MS && w.preempt.sum == 40 * MS &&
+	   w.boosts == 2,
+	   "wakes: RT waits 20, 15, then 5 ms (count %llu, max %llu)",
 	   (unsigned long long)w.preempt.count,
 	   (unsigned long long)w.preempt.max);
 	ok(w.starve.count == 2 && w.starve.max == 950 * MS &&
@@ -340,11 +342,13 @@ static void late_exhaustion(void)
 	 * a boost). That runs out at 2001.05, seen at 2004: throttled to the
 	 * deadline, then the switch's charge starts a deferred period from
 	 * 2004.05; the boost at 2954.05 serves to the end. Episodes: 952-972 +
-	 * 1951-1953 (22 ms), 1953-2004 (51 ms), the last one open.
+	 * 1951-1953 (hold-offs of 20 and 2 ms: the hog ran between),
+	 * 1953-2004 (51 ms), the last one open.
 	 */
-	ok(w.preempt.count == 2 && w.preempt.min == 22 * MS &&
-	   w.preempt.max == 51 * MS && w.boosts == 2,
-	   "late: RT waits 22 and 51 ms (count %llu, min %llu, max %llu)",
+	ok(w.preempt.count == 3 && w.preempt.min == 2 * MS &&
+	   w.preempt.max == 51 * MS && w.preempt.sum == 73 * MS &&
+	   w.boosts == 2,
+	   "late: RT waits 20, 2 and 51 ms (count %llu, min %llu, max %llu)",
 	   (unsigned long long)w.preempt.count,
 	   (unsigned long long)w.preempt.min,
 	   (unsigned long long)w.preempt.max);
@@ -416,7 +420,8 @@ static void idle_stop(void)
  * 7.x's rules on late_exhaustion()'s load: the revised 50 us run out at
  * 1951.05, seen at the tick at 1953, past the deadline: a new period,
  * waited for to its deadline 2953 (E), where 6.12 serves on at once.
- * Episodes: 952-972 + 1951-1953 (22 ms), the one from 2953 open.
+ * Episodes: 952-972 + 1951-1953 (hold-offs of 20 and 2 ms), the one from
+ * 2953 open.
  */
 static void late_exhaustion_7(void)
 {
@@ -425,8 +430,9 @@ static void late_exhaustion_7(void)
 
 	l.rules = FS_RULES_7;
 	fs_whatif_replay(&l, 50 * MS, SEC, &w);
-	ok(w.preempt.count == 1 && w.preempt.sum == 22 * MS && w.boosts == 1,
-	   "7.x, late: RT waits 22 ms, one boost closed (count %llu, sum %llu)",
+	ok(w.preempt.count == 2 && w.preempt.sum == 22 * MS &&
+	   w.preempt.max == 20 * MS && w.boosts == 1,
+	   "7.x, late: RT waits 20 and 2 ms, one boost closed (count %llu, sum %llu)",
 	   (unsigned long long)w.preempt.count,
 	   (unsigned long long)w.preempt.sum);
 	ok(w.starve.count == 2 && w.starve.min == 950 * MS &&
