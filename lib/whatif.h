@@ -64,20 +64,21 @@
  * Figures: fair starvation episodes (queued fair work, a higher class
  * running, the CPU's length of each); the fair share of the CPU; and RT
  * preemption as the live tool measures it (server.c, rt_wait): per
- * hold-off in which one waited, the time a higher-class task waited
- * while the server served fair tasks, to the segment's end; a stop ends
- * a hold-off, as a waiting higher-class task runs then. A task waits while its recorded span lasts, and one
- * that the service preempted, or that woke during it, also until the
- * segment ends (it cannot go to sleep without the CPU): a task asleep
- * when the service began loses only the rest. Episodes are cut as the
- * live tool cuts them: one begins when the server enters D, goes on
- * across a stop followed by a start straight back to D, and ends when the
- * server leaves D otherwise; one still in D when the window ends is not
- * counted. Boosts too: an episode the server's timer began (a boost, or a
- * replenishment while it serves one) that served fair tasks, but for an
- * idle boost, whose runtime idle time used up while it waited (its timer
- * fires while the CPU idles; a stop and a start straight back to D
- * resume it, and the tasks that then wait behind the service count).
+ * hold-off in which one waited, the time a higher-class task waited while
+ * the server served fair tasks, to the segment's end; a stop ends a
+ * hold-off, as a waiting higher-class task runs then. A task waits while
+ * its recorded span lasts, and one that the service preempted, or that
+ * woke during it, also until the segment ends (it cannot go to sleep
+ * without the CPU): a task asleep when the service began loses only the
+ * rest. Episodes are cut as the live tool cuts them: one begins when the
+ * server enters D, goes on across a stop followed by a start straight back
+ * to D, and ends when the server leaves D otherwise; one still in D when
+ * the window ends is not counted. Boosts too: an episode the server's
+ * timer began (a boost, or a replenishment while it serves one) that
+ * served fair tasks, but for an idle boost, whose runtime idle time used
+ * up while it waited (its timer fires while the CPU idles; a stop and a
+ * start straight back to D resume it, and the tasks that then wait behind
+ * the service count).
  *
  * Censored demand: the fair jobs replayed need what they used, but a
  * task that waited behind a higher class while recording would have used
