@@ -189,13 +189,12 @@ static void hold_end(struct fs_server *s, struct fs_outcome *out)
 
 /*
  * The serving episode ends; its last segment is closed. RT preemption is
- * what real-time tasks waited in its last hold-off (hold_end() took the
- * others) when the events' rt_wait says so: any episode, however it
- * began, in which they waited. Without it,
- * the episode's time in D stands for it, for boosts that served: a boost
- * that served nothing (6.12 boosts an idle CPU's server when its timer
- * fires, and it stops at once), or during which the CPU idled, kept no
- * RT task off the CPU.
+ * what real-time tasks waited in each hold-off (hold_end(), here for the
+ * last) when the events' rt_wait says so: any episode, however it began,
+ * in which they waited. Without it, the episode's time in D stands for it,
+ * for boosts that served: a boost that served nothing (6.12 boosts an idle
+ * CPU's server when its timer fires, and it stops at once), or during
+ * which the CPU idled, kept no RT task off the CPU.
  */
 static void serve_end(struct fs_server *s, struct fs_outcome *out)
 {
@@ -203,11 +202,10 @@ static void serve_end(struct fs_server *s, struct fs_outcome *out)
 
 	if (!s->serving)
 		return;
+	hold_end(s, out);
 	s->serving = false;
 	out->served_ns = s->serve_used;
 	s->served_total += out->served_ns;
-	if (s->rt_wait_known && s->serve_rt)
-		preempted(s, out, s->serve_rt);
 	if (!s->serve_boosted)
 		return;
 	served = !s->serve_idle_wait && out->served_ns;
