@@ -248,6 +248,37 @@ static void tail_close(struct fs_server *s, const struct fs_event *ev,
 }
 
 /*
+ * Whether @ev, a replenishment straight back to D after a throttle that
+ * no switch followed, is 6.12's late exhaustion: the runtime ran out past
+ * the deadline, start_dl_timer() failed and update_curr_dl_se() replenished
+ * at once. The fair task kept the CPU and the real-time tasks waited on:
+ * one episode, one hold-off. Only the switches (seen when rt_wait is)
+ * tell that nothing else ran between the two events.
+ */
+static bool late_replenish(const struct fs_server *s,
+			   const struct fs_event *ev, enum fs_state from,
+			   enum fs_state to)
+{
+	return s->tail_held && !s->tail_end && s->rt_wait_known &&
+	       ev->type == FS_EV_REPLENISH && from == FS_ST_REPL_WAIT &&
+	       to == FS_ST_RUNNING;
+}
+
+/* The episode a late throttle held open goes on at @ev, its tail served. */
+static void tail_resume(struct fs_server *s, const struct fs_event *ev)
+{
+	uint64_t tail = ev->ts - s->tail_start;
+
+	s->tail_held = false;
+	s->waiting = false;
+	s->serve_active += tail;
+	s->serve_used += tail;
+	if (ev->rt_wait > s->tail_rt_wait)
+		s->serve_rt += ev->rt_wait - s->tail_rt_wait;
+	segment_begin(s, ev->ts, ev->runtime, ev->rt_wait);
+}
+
+/*
  * Close the episode a stop or a throttle held open, whole as it stood
  * (@ev: the server's next event, for a throttle's tail; NULL when none
  * can say what came after).
@@ -305,6 +336,11 @@ static void step(struct fs_server *s, const struct fs_event *ev,
 		return;
 	}
 
+	if (late_replenish(s, ev, from, to)) {
+		tail_resume(s, ev);
+		s->state = to;
+		return;
+	}
 	if (s->tail_held)
 		tail_close(s, ev, out);
 	if (s->stop_held) {

@@ -280,23 +280,26 @@ static void exhausted(struct sim *s)
 	/* Serving: E until the deadline, unless a fair task runs on. */
 	s->throttled = true;
 	s->wait_idle = false;
-	leave_d(s);
 	/*
 	 * The deadline has passed (the runtime ran out late: a tick after a
 	 * revised runtime, for one): start_dl_timer() fails and the throttle
-	 * replenishes at once; a server serving its boost goes on in D.
+	 * replenishes at once; a server serving its boost goes on in D, and
+	 * with no switch between, the live tool goes on with its episode.
 	 */
 	if (!start_timer(s)) {
 		if (rules_7(s)) {
 			/* 7.x: a new period, waited for as a replenishment. */
+			leave_d(s);
 			new_period(s);
 			start_timer(s);
 			return;
 		}
 		replenish(s);
-		timer_served(s);
+		if (!enqueued(s))
+			leave_d(s);
 		return;
 	}
+	leave_d(s);
 	/*
 	 * A fair task still queued was current: the switch this throttle
 	 * asks for charges it a little more, in the background now, which

@@ -72,8 +72,9 @@
  * without the CPU): a task asleep when the service began loses only the
  * rest. Episodes are cut as the live tool cuts them: one begins when the
  * server enters D, goes on across a stop followed by a start straight back
- * to D, and ends when the server leaves D otherwise; one still in D when
- * the window ends is not counted. Boosts too: an episode the server's
+ * to D and across a throttle replenished at once (the deadline past), and
+ * ends when the server leaves D otherwise; one still in D when the window
+ * ends is not counted. Boosts too: an episode the server's
  * timer began (a boost, or a replenishment while it serves one) that
  * served fair tasks, but for an idle boost, whose runtime idle time used
  * up while it waited (its timer fires while the CPU idles; a stop and a

@@ -1163,6 +1163,77 @@ static void test_tail(void)
 	fs_cpu_free(&c);
 }
 
+/*
+ * 5f. 6.12's late exhaustion: the runtime of a boosted server runs out 1
+ * ms past its deadline, the timer cannot start and the throttle is
+ * replenished 20 us later, still in D; 50 ms on, a throttle in time, the
+ * switch 100 us later (the fair task made to wait) and a postpone. RT
+ * waits from the boost (rt_wait 100 ms) to the switch (201.1 ms). With
+ * @switch_between, a fair task is made to wait between the first
+ * throttle and the replenishment: the RT task ran there.
+ */
+static void late_case(struct fs_cpu *c, bool known, bool switch_between,
+		      struct fs_outcome *out)
+{
+	uint64_t dl = rq(T0) + PERIOD, boost = zero_laxity(dl, RT) + 20 * US;
+	uint64_t thr = boost + 51 * MS, thr2 = thr + 50 * MS;
+
+	c->srv.rt_wait_known = known;
+	feed(c, FS_EV_DEFER, T0, FL_B, RT, dl, out);
+	feed(c, FS_EV_START, T0 + 2 * US, FL_B, RT, dl, out);
+	feed_rt(c, FS_EV_BOOST, boost, FL_D, RT, dl, 100 * MS, out);
+	feed_rt(c, FS_EV_THROTTLE, thr, FL_THR, -1 * (int64_t)MS, dl,
+		151 * MS, out);
+	if (switch_between)
+		fair_waits(c, thr + 10 * US, FS_WAIT_PREEMPTED, out);
+	feed_rt(c, FS_EV_REPLENISH, thr + 20 * US, FL_D, RT - 1 * MS,
+		dl + PERIOD, 151 * MS + 20 * US, out);
+	feed_rt(c, FS_EV_THROTTLE, thr2, FL_THR, -980 * (int64_t)US,
+		dl + PERIOD, 201 * MS, out);
+	fair_waits(c, thr2 + 100 * US, FS_WAIT_PREEMPTED, out);
+	feed_rt(c, FS_EV_POSTPONE, thr2 + 200 * US, FL_B, RT, dl + 2 * PERIOD,
+		201 * MS + 100 * US, out);
+}
+
+static void test_late(void)
+{
+	struct fs_outcome out;
+	struct fs_cpu c;
+
+	if (!fresh(&c))
+		return;
+	late_case(&c, true, false, &out);
+	ok(out.preemption && out.preempt_ns == 101100 * US &&
+	   c.srv.preempt.stat.count == 1 && c.srv.boosts == 1 &&
+	   !c.invalid,
+	   "late exhaustion: one hold-off of 101.1 ms, one boost (%llu, %llu, %llu)",
+	   (unsigned long long)out.preempt_ns,
+	   (unsigned long long)c.srv.preempt.stat.count,
+	   (unsigned long long)c.srv.boosts);
+	ok(out.served_ns == 101100 * US && c.srv.served_total == 101100 * US,
+	   "and 51 + 0.02 + 49.98 + 0.1 ms served in it (%llu)",
+	   (unsigned long long)out.served_ns);
+	fs_cpu_free(&c);
+
+	if (!fresh(&c))
+		return;
+	late_case(&c, true, true, &out);
+	ok(c.srv.preempt.stat.count == 2 && c.srv.boosts == 2 &&
+	   c.srv.preempt.stat.sum == 101100 * US,
+	   "a switch between: the RT task ran, two hold-offs (%llu, sum %llu)",
+	   (unsigned long long)c.srv.preempt.stat.count,
+	   (unsigned long long)c.srv.preempt.stat.sum);
+	fs_cpu_free(&c);
+
+	if (!fresh(&c))
+		return;
+	late_case(&c, false, false, &out);
+	ok(c.srv.preempt.stat.count == 2 && c.srv.boosts == 2,
+	   "without switches it cannot be told: two episodes (%llu)",
+	   (unsigned long long)c.srv.preempt.stat.count);
+	fs_cpu_free(&c);
+}
+
 static void test_invalid(void)
 {
 	struct fs_outcome out;
@@ -1688,6 +1759,7 @@ int main(void)
 	test_new_period();
 	test_rt_wait();
 	test_tail();
+	test_late();
 	test_offline();
 	test_params();
 	test_merge();
