@@ -553,6 +553,7 @@ void fs_whatif_replay(const struct fs_load *load, uint64_t runtime,
 	out->window_ns = load->t1 - load->t0;
 	if (!period)
 		return;
+	out->tick_bound = runtime < MIN_ADVISED_TICKS * load->tick_ns;
 	memset(&s, 0, sizeof(s));
 	s.in = load;
 	s.out = out;

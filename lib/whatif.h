@@ -104,6 +104,14 @@
  * replay keeps real-time want that the server's service made, and
  * starvation and RT preemption are over-predicted; where it preempts
  * more, the want it would add is missing, and they are under-predicted.
+ *
+ * Tick-bound settings: a runtime under 5 of the load's ticks runs out,
+ * as the kernel sees it, at the tick after, which the replay takes as on
+ * time. A tick that comes late (an interrupt-off section, or a virtual
+ * CPU not run) lengthens each stint by as much, a large part of such a
+ * runtime: RT preemption is under-predicted there (each stint may last
+ * its runtime and 2 ticks). Such a replay is tick_bound; the advice never
+ * picks such a runtime.
  */
 #ifndef FAIRSRV_WHATIF_H
 #define FAIRSRV_WHATIF_H
@@ -138,6 +146,7 @@ struct fs_whatif {
 	uint64_t waited_ns;		/* demand hidden: load.h's censor_ns */
 	bool rt_displaced;		/* real-time want displaced: above */
 	bool rt_over;			/* and over-predicted, else under */
+	bool tick_bound;		/* runtime under 5 ticks: see above */
 	uint64_t rt_displaced_ns;	/* load.h's rt_displaced_ns */
 };
 

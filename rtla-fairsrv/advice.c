@@ -40,6 +40,8 @@ static void row(FILE *f, const struct fs_whatif_row *x)
 					  ",displaced:under");
 	if (x->checked && !x->agrees)
 		strcat(note, ",disagrees");
+	if (w->tick_bound)
+		strcat(note, ",ticks");
 	fprintf(f, "%-9s %4d %8.2f %8.2f %8.2f %8.2f %7llu %8.2f %8.2f %8.2f %6.2f %s\n",
 		fs_whatif_kind_name(x->kind), x->cpu, w->runtime / NS_PER_MS,
 		w->period / NS_PER_MS, fs_whatif_worst(w) / NS_PER_MS,
@@ -133,6 +135,21 @@ static void displaced(FILE *f, const struct fs_report *r)
 			fprintf(f, "# CPU %d, displaced: while recording, the server kept real-time tasks that sleep off the CPU for %.2f ms a second, and the replay takes what they wanted as recorded, that wait included; a setting that preempts them less (displaced:over) would have seen them run and sleep sooner: starvation and RT preemption are over-predicted there; one that preempts them more (displaced:under) would have made them want more: under-predicted\n",
 				x->cpu, per_s_ms(&x->w, x->w.rt_displaced_ns));
 		i = j;
+	}
+}
+
+/* If any row is tick-bound, what that means. */
+static void ticks(FILE *f, const struct fs_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_what_if; i++) {
+		if (r->what_if[i].kind == FS_WHATIF_NONE ||
+		    !r->what_if[i].w.tick_bound)
+			continue;
+		fprintf(f, "# ticks: the settings marked have a runtime under 5 ticks (%.2f ms each), which the kernel sees run out at the tick after; the replay takes ticks as on time, and a late one lengthens every stint: RT preemption is under-predicted there (a stint may last its runtime and 2 ticks)\n",
+			r->tick_ns / NS_PER_MS);
+		return;
 	}
 }
 
@@ -240,6 +257,7 @@ void fs_advice_print(const struct fs_report *r, FILE *f)
 			row(f, &r->what_if[i]);
 	censored(f, r);
 	displaced(f, r);
+	ticks(f, r);
 	for (i = 0; i < r->nr_what_if; i++)
 		if (r->what_if[i].checked && !r->what_if[i].agrees)
 			disagrees(f, &r->what_if[i]);

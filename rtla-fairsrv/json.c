@@ -310,6 +310,8 @@ static void what_if(FILE *f, const struct fs_report *r)
 				w->rt_over ? "\"over\"" : "\"under\"");
 			num(f, true, "rt_displaced_demand_ns",
 			    w->rt_displaced_ns);
+			fprintf(f, ",\"tick_bound\":%s",
+				w->tick_bound ? "true" : "false");
 			fprintf(f, ",\"starvation\":{");
 			stat_members(f, &w->starve);
 			num(f, true, "open_ns", w->starve_open);

@@ -307,6 +307,12 @@ static void tick_delays(void)
 	   "tick: starved 2-952, 1004-1954.05, 2008-2958.05 (min %llu, max %llu)",
 	   (unsigned long long)w.starve.min,
 	   (unsigned long long)w.starve.max);
+	ok(!w.tick_bound, "tick: 50 ms is over 5 ticks of 4 ms, not tick-bound");
+	fs_whatif_replay(&l, 19 * MS, SEC, &w);
+	ok(w.tick_bound, "tick: 19 ms is under 5 ticks, tick-bound");
+	l.tick_ns = 0;
+	fs_whatif_replay(&l, 1 * MS, SEC, &w);
+	ok(!w.tick_bound, "tick: no tick known, none is tick-bound");
 }
 
 /*
