@@ -688,21 +688,25 @@ task_starved() {
 		fi | awk -v CHARGED=$CHARGED_NS '$2 > 0 { t = $4 > 0 || $5 > CHARGED
 			# A charged gap may lie anywhere in its jump: take the jump.
 			l = $2 + ($5 > CHARGED ? $5 : 0)
-			printf "%.0f 0 %d %d\n%.0f 1 %d %d\n", $1, $3, t, $1 + l, $3, t }'
+			printf "%.0f 1 %d %d\n%.0f 0 %d %d\n", $1, $3, t, $1 + l, $3, t }'
 	done | sort -k1,1n -k2,2n |
 		awk -v others=$(($# - 1)) '
-		# Sweep: w = the target waits (its gaps and wake-ups do not
-		# overlap), off = other probes not running, of which tainted
-		# hold a turn their probe never saw (runs > 0): the kernel ran
-		# that task somewhere in it, so a wait that meets one, or has
-		# unseen turns itself, bounds the kernel from above only.
+		# Sweep: w = the target waits, off = other probes not running,
+		# of which tainted hold a turn their probe never saw (runs >
+		# 0): the kernel ran that task somewhere in it, so a wait that
+		# meets one, or has unseen turns itself, bounds the kernel from
+		# above only. A wait that ends where the next begins ends first
+		# (the probe read its clock there: it ran); a charged gap taken
+		# as its whole jump may overlap the next, one stretch then,
+		# tainted if either is.
 		{
 			if (w && off == others) cur += $1 - last
 			last = $1
-			d = $2 == 0 ? 1 : -1
+			d = $2 == 1 ? 1 : -1
 			if ($3 == 1) {
 				w += d
-				if (d > 0) bad = $4 > 0 || tainted > 0
+				if (d > 0 && w == 1) bad = 0
+				if (d > 0) bad = bad || $4 > 0 || tainted > 0
 				if (!w) {
 					if (cur > all) all = cur
 					if (!bad && cur > one) one = cur
