@@ -65,9 +65,10 @@
 #             beside a deadline task, whose share those waits hold too),
 #             within 20%,
 #             unless the tool flags the CPU's replays (the recorded
-#             demand censored, real-time demand displaced, a runtime of
-#             a few ticks, or the replay of the setting the run had
-#             disagreeing with what the run measured): skipped then
+#             demand censored, real-time demand displaced, or the
+#             replay of the setting the run had disagreeing with what
+#             the run measured): skipped then; RT preemption is skipped
+#             too where the tool flags the setting as tick-bound
 #
 # With lost events (a small buffer), a CPU's figures stand only for what
 # was read: there, invalid and stint alone are checked. A CPU taken
@@ -1017,12 +1018,6 @@ if [ -n "$wi_rt" ] && [ "${lost:-0}" = 0 ] && [ -z "$hp_cpu" ]; then
 		[ "$displaced" = over ] || [ "$displaced" = under ] &&
 			flag="the real-time demand as displaced ($displaced-predicted)"
 		[ "$agrees" = false ] && flag="its replay of the recorded setting as disagreeing with the run"
-		# A runtime of a few ticks: each stint is mostly the tick that
-		# ends it, which the replay takes as on time and the emulator
-		# delays (seed 75, 0.64 ms / 64 ms: 24.2 ms/s predicted, 42.4
-		# and 42.0 measured, where a stint of the runtime and 2 ticks
-		# makes 41).
-		[ "$ticks" = true ] && flag="the setting as tick-bound (RT preemption under-predicted)"
 		if [ -n "$flag" ]; then
 			skip what-if $c "predicted worst starvation $pw and RT preemption $pl ns per s of the load" \
 				"the tool flagged $flag"
@@ -1037,6 +1032,16 @@ if [ -n "$wi_rt" ] && [ "${lost:-0}" = 0 ] && [ -z "$hp_cpu" ]; then
 		if [ -n "${dl[$c]:-}" ]; then
 			skip what-if $c "predicted RT preemption $pl ns per s of the load against the measured $mr..$mra" \
 				"a deadline task's share is in the real-time task's wait"
+			continue
+		fi
+		# A runtime of a few ticks: each stint is mostly the tick that
+		# ends it, which the replay takes as on time and the emulator
+		# delays (seed 75, 0.64 ms / 64 ms: 24.2 ms/s predicted, 42.4
+		# and 42.0 measured, where a stint of the runtime and 2 ticks
+		# makes 41). The tool flags the row's RT preemption.
+		if [ "$ticks" = true ]; then
+			skip what-if $c "predicted RT preemption $pl ns per s of the load against the measured $mr..$mra" \
+				"the tool flagged the setting as tick-bound (RT preemption under-predicted)"
 			continue
 		fi
 		t what-if $c "predicted RT preemption $pl ns per s of the load within 20% (+2 ms/s) of the measured $mr..$mra" \
