@@ -232,7 +232,7 @@ fs_write 3 runtime 0 || check "disable CPU 3's server" false
 load 120 $dir/rec &
 loader=$!
 sleep 1
-rtla fairsrv hist -c 1-3 -H 0 -d $((secs - 2)) --json --what-if 20ms/100ms \
+rtla fairsrv hist -c 1-3 -H 0 -d $((secs - 2)) --json --what-if 20ms/100ms,2ms/100ms \
 	> $dir/json 2> $dir/jerr &
 json=$!
 rtla fairsrv hist -c 1-3 -H 0 -d $((secs - 2)) -D \
@@ -252,6 +252,13 @@ jw=$(grep -o '"cpu":1,"setting":"what-if","runtime_ns":20000000,"period_ns":1000
 	grep -o '"worst_ns":[0-9]*' | head -n 1 | cut -d: -f2)
 check "--json: CPU 1 at 20/100 ms starves ${jw:-?} ns at worst (80 ms)" \
 	in_range "${jw:-0}" 70000000 90000000
+# A runtime under 5 ticks is marked (the guest's tick is 1 or 4 ms).
+tb() {
+	grep -o "\"cpu\":1,\"setting\":\"what-if\",\"runtime_ns\":$1,[^]]*" $dir/json |
+		grep -o '"tick_bound":[a-z]*' | head -n 1 | cut -d: -f2
+}
+check "--json: 2 ms is tick-bound ($(tb 2000000)), 20 ms is not ($(tb 20000000))" \
+	test "$(tb 2000000),$(tb 20000000)" = true,false
 sed -n '/^# What-if/,$p' $dir/out | sed 's/^/# /'
 # A CPU whose replay disagrees gets no advised row (see below).
 rows=12
