@@ -15,7 +15,8 @@
 #define MIN_RES_NS	NSEC_PER_MSEC
 /*
  * No runtime below this is advised, nor below this many ticks: the tick
- * decides when a runtime runs out, and the overrun would dominate.
+ * decides when a runtime runs out, and the overrun would dominate. A
+ * replay under that many ticks is marked tick_bound (whatif.h).
  */
 #define MIN_ADVISED_NS	(100 * 1000ULL)
 #define MIN_ADVISED_TICKS	5
