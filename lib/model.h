@@ -121,8 +121,8 @@ struct fs_server {
 	 * real-time task waits through it. The episode stays open after a
 	 * throttle until the next server event; the first fair task made
 	 * to wait before it, at that switch, marks where the tail ended.
-	 * A replenishment to D before any such switch (the runtime ran out
-	 * past the deadline) resumes the episode instead (server.c).
+	 * A replenishment to D at once, before any such switch (the runtime
+	 * ran out past the deadline), resumes the episode instead (server.c).
 	 */
 	bool tail_held;
 	uint64_t tail_start;	/* ts of the throttle */

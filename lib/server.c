@@ -9,6 +9,12 @@
 
 #include "model.h"
 
+/*
+ * A throttle and the replenishment that the same call makes come this
+ * close at most (tens of us under the emulator): see late_replenish().
+ */
+#define LATE_SLACK_NS	100000ULL
+
 static const char *const state_names[FS_ST_NR] = {
 	[FS_ST_UNKNOWN]		= "unknown",
 	[FS_ST_OFF]		= "off",
@@ -248,20 +254,31 @@ static void tail_close(struct fs_server *s, const struct fs_event *ev,
 }
 
 /*
- * Whether @ev, a replenishment straight back to D after a throttle that
- * no switch followed, is 6.12's late exhaustion: the runtime ran out past
- * the deadline, start_dl_timer() failed and update_curr_dl_se() replenished
- * at once. The fair task kept the CPU and the real-time tasks waited on:
- * one episode, one hold-off. Only the switches (seen when rt_wait is)
- * tell that nothing else ran between the two events.
+ * Whether @ev, a replenishment back to D after a throttle, is 6.12's late
+ * exhaustion: the runtime ran out past the deadline, start_dl_timer()
+ * failed and update_curr_dl_se() replenished at once, in the same call.
+ * The fair task kept the CPU and the real-time tasks waited on: one
+ * episode, one hold-off. Otherwise the replenishment timer fired at the
+ * deadline, and a real-time task ran in between, even where no fair task
+ * was seen made to wait (the one served went to sleep). So: no switch
+ * ended the tail, and the two events are LATE_SLACK_NS apart at most, or
+ * the real-time tasks waited (rt_wait) all the time between them but that
+ * (the emulator can stand a virtual CPU still between the two events).
  */
 static bool late_replenish(const struct fs_server *s,
 			   const struct fs_event *ev, enum fs_state from,
 			   enum fs_state to)
 {
-	return s->tail_held && !s->tail_end && s->rt_wait_known &&
-	       ev->type == FS_EV_REPLENISH && from == FS_ST_REPL_WAIT &&
-	       to == FS_ST_RUNNING;
+	uint64_t gap = ev->ts - s->tail_start, rt = 0;
+
+	if (!s->tail_held || s->tail_end || ev->type != FS_EV_REPLENISH ||
+	    from != FS_ST_REPL_WAIT || to != FS_ST_RUNNING)
+		return false;
+	if (gap <= LATE_SLACK_NS)
+		return true;
+	if (ev->rt_wait > s->tail_rt_wait)
+		rt = ev->rt_wait - s->tail_rt_wait;
+	return s->rt_wait_known && rt + LATE_SLACK_NS >= gap;
 }
 
 /* The episode a late throttle held open goes on at @ev, its tail served. */

@@ -1166,17 +1166,20 @@ static void test_tail(void)
 /*
  * 5f. 6.12's late exhaustion: the runtime of a boosted server runs out 1
  * ms past its deadline, the timer cannot start and the throttle is
- * replenished 20 us later, still in D; 50 ms on, a throttle in time, the
- * switch 100 us later (the fair task made to wait) and a postpone. RT
- * waits from the boost (rt_wait 100 ms) to the switch (201.1 ms). With
- * @switch_between, a fair task is made to wait between the first
- * throttle and the replenishment: the RT task ran there.
+ * replenished in the same call, still in D; 50 ms on, a throttle in time,
+ * the switch 100 us later (the fair task made to wait) and a postpone. RT
+ * waits from the boost (rt_wait 100 ms) to the switch. The replenishment
+ * comes @gap after the first throttle, with @rt of real-time wait in
+ * between; @why, if not 0, a fair task made to wait (FS_WAIT_PREEMPTED: a
+ * switch) or woken behind the RT task (FS_WAIT_WAKEUP: the one served had
+ * slept) 10 us after the throttle.
  */
-static void late_case(struct fs_cpu *c, bool known, bool switch_between,
-		      struct fs_outcome *out)
+static void late_case(struct fs_cpu *c, bool known, unsigned int why,
+		      uint64_t gap, uint64_t rt, struct fs_outcome *out)
 {
 	uint64_t dl = rq(T0) + PERIOD, boost = zero_laxity(dl, RT) + 20 * US;
-	uint64_t thr = boost + 51 * MS, thr2 = thr + 50 * MS;
+	uint64_t thr = boost + 51 * MS, thr2 = thr + gap + 50 * MS;
+	uint64_t rt_repl = 151 * MS + rt, rt_thr2 = rt_repl + 49980 * US;
 
 	c->srv.rt_wait_known = known;
 	feed(c, FS_EV_DEFER, T0, FL_B, RT, dl, out);
@@ -1184,15 +1187,15 @@ static void late_case(struct fs_cpu *c, bool known, bool switch_between,
 	feed_rt(c, FS_EV_BOOST, boost, FL_D, RT, dl, 100 * MS, out);
 	feed_rt(c, FS_EV_THROTTLE, thr, FL_THR, -1 * (int64_t)MS, dl,
 		151 * MS, out);
-	if (switch_between)
-		fair_waits(c, thr + 10 * US, FS_WAIT_PREEMPTED, out);
-	feed_rt(c, FS_EV_REPLENISH, thr + 20 * US, FL_D, RT - 1 * MS,
-		dl + PERIOD, 151 * MS + 20 * US, out);
+	if (why)
+		fair_waits(c, thr + 10 * US, why, out);
+	feed_rt(c, FS_EV_REPLENISH, thr + gap, FL_D, RT - 1 * MS,
+		dl + PERIOD, rt_repl, out);
 	feed_rt(c, FS_EV_THROTTLE, thr2, FL_THR, -980 * (int64_t)US,
-		dl + PERIOD, 201 * MS, out);
+		dl + PERIOD, rt_thr2, out);
 	fair_waits(c, thr2 + 100 * US, FS_WAIT_PREEMPTED, out);
 	feed_rt(c, FS_EV_POSTPONE, thr2 + 200 * US, FL_B, RT, dl + 2 * PERIOD,
-		201 * MS + 100 * US, out);
+		rt_thr2 + 100 * US, out);
 }
 
 static void test_late(void)
@@ -1202,10 +1205,9 @@ static void test_late(void)
 
 	if (!fresh(&c))
 		return;
-	late_case(&c, true, false, &out);
+	late_case(&c, true, 0, 20 * US, 20 * US, &out);
 	ok(out.preemption && out.preempt_ns == 101100 * US &&
-	   c.srv.preempt.stat.count == 1 && c.srv.boosts == 1 &&
-	   !c.invalid,
+	   c.srv.preempt.stat.count == 1 && c.srv.boosts == 1 && !c.invalid,
 	   "late exhaustion: one hold-off of 101.1 ms, one boost (%llu, %llu, %llu)",
 	   (unsigned long long)out.preempt_ns,
 	   (unsigned long long)c.srv.preempt.stat.count,
@@ -1217,7 +1219,7 @@ static void test_late(void)
 
 	if (!fresh(&c))
 		return;
-	late_case(&c, true, true, &out);
+	late_case(&c, true, FS_WAIT_PREEMPTED, 20 * US, 20 * US, &out);
 	ok(c.srv.preempt.stat.count == 2 && c.srv.boosts == 2 &&
 	   c.srv.preempt.stat.sum == 101100 * US,
 	   "a switch between: the RT task ran, two hold-offs (%llu, sum %llu)",
@@ -1227,9 +1229,39 @@ static void test_late(void)
 
 	if (!fresh(&c))
 		return;
-	late_case(&c, false, false, &out);
+	late_case(&c, false, 0, 20 * US, 0, &out);
+	ok(c.srv.preempt.stat.count == 1 && c.srv.boosts == 1,
+	   "without switches, 20 us apart: the same call, one episode (%llu)",
+	   (unsigned long long)c.srv.preempt.stat.count);
+	fs_cpu_free(&c);
+
+	/*
+	 * Seed 1 (patched, CPU 2 at 0.5 / 13 ms): the task served slept at
+	 * the throttle, woke behind the RT task, and the timer replenished
+	 * 14 ms later, 1.36 ms of real-time wait between: two hold-offs.
+	 */
+	if (!fresh(&c))
+		return;
+	late_case(&c, true, FS_WAIT_WAKEUP, 14 * MS, 1360 * US, &out);
 	ok(c.srv.preempt.stat.count == 2 && c.srv.boosts == 2,
-	   "without switches it cannot be told: two episodes (%llu)",
+	   "the timer's replenishment 14 ms on, the RT task ran: two (%llu)",
+	   (unsigned long long)c.srv.preempt.stat.count);
+	fs_cpu_free(&c);
+
+	if (!fresh(&c))
+		return;
+	late_case(&c, true, 0, 5 * MS, 5 * MS, &out);
+	ok(c.srv.preempt.stat.count == 1 && c.srv.boosts == 1 &&
+	   out.preempt_ns == 106080 * US,
+	   "5 ms apart (a stand-still), RT waiting all along: one (%llu)",
+	   (unsigned long long)out.preempt_ns);
+	fs_cpu_free(&c);
+
+	if (!fresh(&c))
+		return;
+	late_case(&c, false, 0, 5 * MS, 0, &out);
+	ok(c.srv.preempt.stat.count == 2 && c.srv.boosts == 2,
+	   "5 ms apart without rt_wait: it cannot be told, two (%llu)",
 	   (unsigned long long)c.srv.preempt.stat.count);
 	fs_cpu_free(&c);
 }
