@@ -1008,8 +1008,6 @@ if [ -n "$wi_rt" ] && [ "${lost:-0}" = 0 ] && [ -z "$hp_cpu" ]; then
 		read -r pl mr mra <<< "$(awk -v p="$pr" -v win="$(whatif_row $c window_ns)" \
 			-v t=$mr -v a=$mra -v d=$dur 'BEGIN {
 			printf "%.0f %.0f %.0f\n", p * win / 1e9 / d, t / d, a / d }')"
-		dev what-if-starved $c "$pw" "$mw"
-		dev what-if-rt $c "$pl" "$mr"
 		# The flags the tool shows on the row (and for a replay that
 		# disagrees, on every row of the CPU, with no advice there): a
 		# prediction flagged is counted as skipped.
@@ -1025,6 +1023,7 @@ if [ -n "$wi_rt" ] && [ "${lost:-0}" = 0 ] && [ -z "$hp_cpu" ]; then
 		fi
 		# Between the measured stretches that may hide a fair task's
 		# unseen turn and those that cannot (equal when none hides one).
+		dev what-if-starved $c "$pw" "$mw"
 		t what-if $c "predicted worst starvation $pw within 20% (+2 ms) of the measured $mw1..$mw" \
 			within_band "$mw1" "$pw" "$mw"
 		# A deadline task takes its share from the real-time tasks too,
@@ -1044,6 +1043,7 @@ if [ -n "$wi_rt" ] && [ "${lost:-0}" = 0 ] && [ -z "$hp_cpu" ]; then
 				"the tool flagged the setting as tick-bound (RT preemption under-predicted)"
 			continue
 		fi
+		dev what-if-rt $c "$pl" "$mr"
 		t what-if $c "predicted RT preemption $pl ns per s of the load within 20% (+2 ms/s) of the measured $mr..$mra" \
 			within_band "$mr" "$pl" "$mra"
 	done
