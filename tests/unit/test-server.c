@@ -1198,72 +1198,62 @@ static void late_case(struct fs_cpu *c, bool known, unsigned int why,
 		rt_thr2 + 100 * US, out);
 }
 
+/* One case of 5f: late_case()'s arguments, and the hold-offs it gives. */
+struct late {
+	bool known;
+	unsigned int why;
+	uint64_t gap, rt;
+	uint64_t hold_offs, max, sum;	/* max, sum 0: not checked */
+	const char *what;
+};
+
 static void test_late(void)
 {
+	static const struct late cases[] = {
+		{ true, 0, 20 * US, 20 * US, 1, 101100 * US, 0,
+		  "late exhaustion: one hold-off of 101.1 ms, one boost" },
+		{ true, FS_WAIT_PREEMPTED, 20 * US, 20 * US, 2, 0, 101100 * US,
+		  "a switch between: the RT task ran, two hold-offs" },
+		{ false, 0, 20 * US, 0, 1, 0, 0,
+		  "without switches, 20 us apart: the same call, one episode" },
+		/*
+		 * Seed 1 (patched, CPU 2 at 0.5 / 13 ms): the task served
+		 * slept at the throttle, woke behind the RT task, and the
+		 * timer replenished 14 ms later, 1.36 ms of real-time wait
+		 * between: two hold-offs.
+		 */
+		{ true, FS_WAIT_WAKEUP, 14 * MS, 1360 * US, 2, 0, 0,
+		  "the timer's replenishment 14 ms on, the RT task ran: two" },
+		{ true, 0, 5 * MS, 5 * MS, 1, 106080 * US, 0,
+		  "5 ms apart (a stand-still), RT waiting all along: one" },
+		{ false, 0, 5 * MS, 0, 2, 0, 0,
+		  "5 ms apart without rt_wait: it cannot be told, two" },
+	};
 	struct fs_outcome out;
 	struct fs_cpu c;
+	size_t i;
 
-	if (!fresh(&c))
-		return;
-	late_case(&c, true, 0, 20 * US, 20 * US, &out);
-	ok(out.preemption && out.preempt_ns == 101100 * US &&
-	   c.srv.preempt.stat.count == 1 && c.srv.boosts == 1 && !c.invalid,
-	   "late exhaustion: one hold-off of 101.1 ms, one boost (%llu, %llu, %llu)",
-	   (unsigned long long)out.preempt_ns,
-	   (unsigned long long)c.srv.preempt.stat.count,
-	   (unsigned long long)c.srv.boosts);
-	ok(out.served_ns == 101100 * US && c.srv.served_total == 101100 * US,
-	   "and 51 + 0.02 + 49.98 + 0.1 ms served in it (%llu)",
-	   (unsigned long long)out.served_ns);
-	fs_cpu_free(&c);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct late *x = &cases[i];
 
-	if (!fresh(&c))
-		return;
-	late_case(&c, true, FS_WAIT_PREEMPTED, 20 * US, 20 * US, &out);
-	ok(c.srv.preempt.stat.count == 2 && c.srv.boosts == 2 &&
-	   c.srv.preempt.stat.sum == 101100 * US,
-	   "a switch between: the RT task ran, two hold-offs (%llu, sum %llu)",
-	   (unsigned long long)c.srv.preempt.stat.count,
-	   (unsigned long long)c.srv.preempt.stat.sum);
-	fs_cpu_free(&c);
-
-	if (!fresh(&c))
-		return;
-	late_case(&c, false, 0, 20 * US, 0, &out);
-	ok(c.srv.preempt.stat.count == 1 && c.srv.boosts == 1,
-	   "without switches, 20 us apart: the same call, one episode (%llu)",
-	   (unsigned long long)c.srv.preempt.stat.count);
-	fs_cpu_free(&c);
-
-	/*
-	 * Seed 1 (patched, CPU 2 at 0.5 / 13 ms): the task served slept at
-	 * the throttle, woke behind the RT task, and the timer replenished
-	 * 14 ms later, 1.36 ms of real-time wait between: two hold-offs.
-	 */
-	if (!fresh(&c))
-		return;
-	late_case(&c, true, FS_WAIT_WAKEUP, 14 * MS, 1360 * US, &out);
-	ok(c.srv.preempt.stat.count == 2 && c.srv.boosts == 2,
-	   "the timer's replenishment 14 ms on, the RT task ran: two (%llu)",
-	   (unsigned long long)c.srv.preempt.stat.count);
-	fs_cpu_free(&c);
-
-	if (!fresh(&c))
-		return;
-	late_case(&c, true, 0, 5 * MS, 5 * MS, &out);
-	ok(c.srv.preempt.stat.count == 1 && c.srv.boosts == 1 &&
-	   out.preempt_ns == 106080 * US,
-	   "5 ms apart (a stand-still), RT waiting all along: one (%llu)",
-	   (unsigned long long)out.preempt_ns);
-	fs_cpu_free(&c);
-
-	if (!fresh(&c))
-		return;
-	late_case(&c, false, 0, 5 * MS, 0, &out);
-	ok(c.srv.preempt.stat.count == 2 && c.srv.boosts == 2,
-	   "5 ms apart without rt_wait: it cannot be told, two (%llu)",
-	   (unsigned long long)c.srv.preempt.stat.count);
-	fs_cpu_free(&c);
+		if (!fresh(&c))
+			return;
+		late_case(&c, x->known, x->why, x->gap, x->rt, &out);
+		ok(c.srv.preempt.stat.count == x->hold_offs &&
+		   c.srv.boosts == x->hold_offs && !c.invalid &&
+		   (!x->max || c.srv.preempt.stat.max == x->max) &&
+		   (!x->sum || c.srv.preempt.stat.sum == x->sum),
+		   "%s (%llu, max %llu, sum %llu)", x->what,
+		   (unsigned long long)c.srv.preempt.stat.count,
+		   (unsigned long long)c.srv.preempt.stat.max,
+		   (unsigned long long)c.srv.preempt.stat.sum);
+		if (i == 0)
+			ok(out.served_ns == 101100 * US &&
+			   c.srv.served_total == 101100 * US,
+			   "and 51 + 0.02 + 49.98 + 0.1 ms served in it (%llu)",
+			   (unsigned long long)out.served_ns);
+		fs_cpu_free(&c);
+	}
 }
 
 static void test_invalid(void)
