@@ -230,6 +230,23 @@ static void serve_end(struct fs_server *s, struct fs_outcome *out)
 		preempted(s, out, s->serve_active);
 }
 
+/* What real-time tasks waited from the throttle to @ev (NULL: none). */
+static uint64_t tail_rt(const struct fs_server *s, const struct fs_event *ev)
+{
+	if (!ev || ev->rt_wait <= s->tail_rt_wait)
+		return 0;
+	return ev->rt_wait - s->tail_rt_wait;
+}
+
+/* The tail held open since the throttle ends: @tail ns served, @rt waited. */
+static void tail_add(struct fs_server *s, uint64_t tail, uint64_t rt)
+{
+	s->tail_held = false;
+	s->serve_active += tail;
+	s->serve_used += tail;
+	s->serve_rt += rt;
+}
+
 /*
  * The episode a throttle left open ends at @ev, the next server event
  * (NULL: none, or one past missed events). The tail, if its switch was
@@ -240,16 +257,11 @@ static void serve_end(struct fs_server *s, struct fs_outcome *out)
 static void tail_close(struct fs_server *s, const struct fs_event *ev,
 		       struct fs_outcome *out)
 {
-	uint64_t rt = 0, tail = 0;
+	uint64_t rt = tail_rt(s, ev), tail = 0;
 
-	s->tail_held = false;
-	if (ev && ev->rt_wait > s->tail_rt_wait)
-		rt = ev->rt_wait - s->tail_rt_wait;
 	if (s->tail_end && (!s->rt_wait_known || rt))
 		tail = s->tail_end - s->tail_start;
-	s->serve_active += tail;
-	s->serve_used += tail;
-	s->serve_rt += rt;
+	tail_add(s, tail, rt);
 	serve_end(s, out);
 }
 
@@ -269,29 +281,20 @@ static bool late_replenish(const struct fs_server *s,
 			   const struct fs_event *ev, enum fs_state from,
 			   enum fs_state to)
 {
-	uint64_t gap = ev->ts - s->tail_start, rt = 0;
+	uint64_t gap = ev->ts - s->tail_start;
 
 	if (!s->tail_held || s->tail_end || ev->type != FS_EV_REPLENISH ||
 	    from != FS_ST_REPL_WAIT || to != FS_ST_RUNNING)
 		return false;
-	if (gap <= LATE_SLACK_NS)
-		return true;
-	if (ev->rt_wait > s->tail_rt_wait)
-		rt = ev->rt_wait - s->tail_rt_wait;
-	return s->rt_wait_known && rt + LATE_SLACK_NS >= gap;
+	return gap <= LATE_SLACK_NS ||
+	       (s->rt_wait_known && tail_rt(s, ev) + LATE_SLACK_NS >= gap);
 }
 
 /* The episode a late throttle held open goes on at @ev, its tail served. */
 static void tail_resume(struct fs_server *s, const struct fs_event *ev)
 {
-	uint64_t tail = ev->ts - s->tail_start;
-
-	s->tail_held = false;
+	tail_add(s, ev->ts - s->tail_start, tail_rt(s, ev));
 	s->waiting = false;
-	s->serve_active += tail;
-	s->serve_used += tail;
-	if (ev->rt_wait > s->tail_rt_wait)
-		s->serve_rt += ev->rt_wait - s->tail_rt_wait;
 	segment_begin(s, ev->ts, ev->runtime, ev->rt_wait);
 }
 
