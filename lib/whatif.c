@@ -14,12 +14,11 @@
 /* dl_server_min_res: a deferred timer moves only for more than this. */
 #define MIN_RES_NS	NSEC_PER_MSEC
 /*
- * No runtime below this is advised, nor below this many ticks: the tick
- * decides when a runtime runs out, and the overrun would dominate. A
- * replay under that many ticks is marked tick_bound (whatif.h).
+ * No runtime below this is advised, nor below FS_WHATIF_MIN_TICKS ticks
+ * (whatif.h): the tick decides when a runtime runs out, and the overrun
+ * would dominate.
  */
 #define MIN_ADVISED_NS	(100 * 1000ULL)
-#define MIN_ADVISED_TICKS	5
 /*
  * A runtime seen to run out at a tick throttles the server there; the
  * switch that follows, and the charge that starts the next deferred
@@ -554,7 +553,7 @@ void fs_whatif_replay(const struct fs_load *load, uint64_t runtime,
 	out->window_ns = load->t1 - load->t0;
 	if (!period)
 		return;
-	out->tick_bound = runtime < MIN_ADVISED_TICKS * load->tick_ns;
+	out->tick_bound = runtime < FS_WHATIF_MIN_TICKS * load->tick_ns;
 	memset(&s, 0, sizeof(s));
 	s.in = load;
 	s.out = out;
@@ -760,7 +759,7 @@ bool fs_whatif_advise(const struct fs_load *load, uint64_t target_ns,
 			struct fs_whatif w;
 
 			if (runtime < MIN_ADVISED_NS ||
-			    runtime < MIN_ADVISED_TICKS * load->tick_ns ||
+			    runtime < FS_WHATIF_MIN_TICKS * load->tick_ns ||
 			    fs_bw(runtime, period) > max_bw)
 				continue;
 			fs_whatif_replay(load, runtime, period, &w);

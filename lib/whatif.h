@@ -116,6 +116,9 @@
 #ifndef FAIRSRV_WHATIF_H
 #define FAIRSRV_WHATIF_H
 
+/* Ticks under which a runtime is tick-bound, and never advised. */
+#define FS_WHATIF_MIN_TICKS	5
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -146,7 +149,7 @@ struct fs_whatif {
 	uint64_t waited_ns;		/* demand hidden: load.h's censor_ns */
 	bool rt_displaced;		/* real-time want displaced: above */
 	bool rt_over;			/* and over-predicted, else under */
-	bool tick_bound;		/* runtime under 5 ticks: see above */
+	bool tick_bound;		/* under FS_WHATIF_MIN_TICKS: above */
 	uint64_t rt_displaced_ns;	/* load.h's rt_displaced_ns */
 };
 

@@ -147,8 +147,8 @@ static void ticks(FILE *f, const struct fs_report *r)
 		if (r->what_if[i].kind == FS_WHATIF_NONE ||
 		    !r->what_if[i].w.tick_bound)
 			continue;
-		fprintf(f, "# ticks: the settings marked have a runtime under 5 ticks (%.2f ms each), which the kernel sees run out at the tick after; the replay takes ticks as on time, and a late one lengthens every stint: RT preemption is under-predicted there (a stint may last its runtime and 2 ticks)\n",
-			r->tick_ns / NS_PER_MS);
+		fprintf(f, "# ticks: the settings marked have a runtime under %d ticks (%.2f ms each), which the kernel sees run out at the tick after; the replay takes ticks as on time, and a late one lengthens every stint: RT preemption is under-predicted there (a stint may last its runtime and 2 ticks)\n",
+			FS_WHATIF_MIN_TICKS, r->tick_ns / NS_PER_MS);
 		return;
 	}
 }
