@@ -413,7 +413,7 @@ todo_if() {
 		t "$@"
 	fi
 }
-STARVED_WHY="from below the probes cannot time other fair tasks' short turns under the emulator"
+STARVED_WHY="from below the probes' clocks miss short turns the kernel gives under the emulator, the task's own or other fair tasks'"
 OUTSIDE_WHY="the task's longest wait ended after its probe stopped measuring: the tool's per-task figures cover its whole window"
 # skip CHECK CPU TEXT REASON: a check not made, and why.
 skip() {
@@ -919,7 +919,12 @@ for c in 1 2 3; do
 		# turns (the virtual CPU left unrun), which the oracle then takes
 		# as this task's starvation: 112 ms for the tool's 72.8 (seed 1,
 		# CPU 2, 0.5 ms every 13 ms), 61.9 for 29.8 (seed 2, CPU 2), in
-		# about one run of three. Made and reported, not counted.
+		# about one run of three. A task can miss its own turns too: seed
+		# 108, CPU 1, the CPU's only fair probe, one 132.6 ms gap across
+		# two 3 ms turns that the kernel's trace gives it (served, then
+		# throttled with it current), where its CPU clock advanced 6.5 us
+		# and its switch count not at all; the tool has 81.8 ms. Which
+		# side is wrong there is not known. Made and reported, not counted.
 		todo starved $c "$txt" "$STARVED_WHY" upto "$own1" "$tm" 10 2000000
 	done
 	# Boosts: spinners behind a real-time busy loop, the highest real-time
