@@ -104,6 +104,13 @@ struct gap_stats {
 	struct spans stall_list;
 	/* The latest stall: where it began, its length, the time charged. */
 	int64_t last_stall, last_stall_len, last_stall_charged;
+	/*
+	 * With -o: the clock read a measurement ended on, and the thread's
+	 * CPU time then. The next measurement starts from that read, so the
+	 * CPU time the thread is charged from there on (the cycle's own
+	 * work, or a turn it never saw) is not taken for time off the CPU.
+	 */
+	int64_t last_read, last_cpu;
 };
 
 /* Parsed command line. */
@@ -1046,6 +1053,17 @@ static void record_stall(struct gap_stats *gs, int list, int64_t start,
 }
 
 /*
+ * With -o: the clock read @now is where the next measurement may start;
+ * keep the thread's CPU time with it (read just after, while it runs).
+ */
+static void mark_read(struct gap_stats *gs, int64_t now)
+{
+	gs->last_read = now;
+	gs->last_cpu = read_clock(CLOCK_THREAD_CPUTIME_ID,
+				  "CLOCK_THREAD_CPUTIME_ID");
+}
+
+/*
  * The measurement loop: spin on CLOCK_MONOTONIC until stopped or until
  * @deadline (0: none). Returns the last clock read.
  */
@@ -1058,7 +1076,8 @@ static int64_t measure(const struct options *opt, struct gap_stats *gs,
 	long runs;
 
 	if (opt->off_cpu)
-		cpu_mark = read_clock(CLOCK_THREAD_CPUTIME_ID,
+		cpu_mark = first == gs->last_read ? gs->last_cpu :
+			   read_clock(CLOCK_THREAD_CPUTIME_ID,
 				      "CLOCK_THREAD_CPUTIME_ID");
 	while (!stop_requested) {
 		now = read_clock(CLOCK_MONOTONIC, "CLOCK_MONOTONIC");
@@ -1093,6 +1112,8 @@ static int64_t measure(const struct options *opt, struct gap_stats *gs,
 		if (deadline && now >= deadline)
 			break;
 	}
+	if (opt->off_cpu)
+		mark_read(gs, now);
 	return now;
 }
 
@@ -1210,8 +1231,12 @@ static int64_t cycle(const struct options *opt, struct gap_stats *gs,
 			spans_reserve(&ws->sleeps);
 			spans_reserve(&ws->overrun_list);
 		}
-		switch_mark = switches();
 		now = measure(opt, gs, now, now);
+		/*
+		 * The wake-up's unseen turns count from the last clock read;
+		 * those before it belong to the gap that read may have ended.
+		 */
+		switch_mark = switches();
 		/*
 		 * Behind: the next cycle is due already, and it runs on with
 		 * no sleep and so no wake-up (its time off the CPU is in its
@@ -1242,9 +1267,10 @@ static int64_t cycle(const struct options *opt, struct gap_stats *gs,
 		lat = now - due;
 		runs = unseen_runs();
 		/* Less what it ran between going to sleep and now. */
-		if (opt->off_cpu)
-			lat -= read_clock(CLOCK_THREAD_CPUTIME_ID,
-					  "CLOCK_THREAD_CPUTIME_ID") - cpu;
+		if (opt->off_cpu) {
+			mark_read(gs, now);
+			lat -= gs->last_cpu - cpu;
+		}
 		record_wake(ws, opt->list, due, lat, runs, queued);
 	}
 	return now;
