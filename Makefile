@@ -77,7 +77,7 @@ DEPS		:= git gcc make pkg-config libtracefs-dev libtraceevent-dev libbpf-dev \
 
 all: $(B)/bin/rtla $(B)/bin/rtla-fairsrv $(B)/bin/fair-probe $(B)/bin/rt-probe \
      $(B)/bin/rusage $(B)/bin/wake-pair $(B)/bin/core-cookie $(B)/bin/pingpong \
-     $(B)/bin/decode-check $(B)/bin/campaign-gen
+     $(B)/bin/decode-check $(B)/bin/campaign-gen $(B)/bin/campaign-replay
 
 $(B)/bin/rtla: $(LIB_SRCS) $(TOOL_SRCS) $(HDRS) $(BPF_SKEL)
 	@mkdir -p $(@D)
@@ -142,6 +142,10 @@ $(B)/bin/decode-check: tests/probe/decode-check.c $(DECODE_SRCS) $(LIB_SRCS) $(H
 $(B)/bin/campaign-gen: tests/campaign/gen.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< -lm
+
+$(B)/bin/campaign-replay: tests/campaign/replay.c $(LIB_SRCS) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_SRCS) -lm
 
 $(B)/bin/rusage: tests/bench/rusage.c
 	@mkdir -p $(@D)

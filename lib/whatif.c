@@ -510,8 +510,11 @@ static void settle(struct sim *s)
 	starving = queued(s) && !fair_runs(s);
 	if (starving && !s->starving)
 		s->starve_since = s->now;
-	else if (!starving && s->starving)
+	else if (!starving && s->starving) {
+		if (s->now - s->starve_since > s->out->starve.max)
+			s->out->starve_end = s->now;
 		fs_stat_add(&s->out->starve, s->now - s->starve_since);
+	}
 	s->starving = starving;
 
 	idle = !queued(s) && !s->hi;

@@ -141,6 +141,7 @@ struct fs_whatif {
 	uint64_t window_ns;		/* replayed */
 	uint64_t fair_ns;		/* CPU time fair tasks got */
 	struct fs_stat starve;		/* episodes that ended */
+	uint64_t starve_end;		/* when the longest of them ended */
 	uint64_t starve_open;		/* the one open at the end, 0: none */
 	struct fs_stat preempt;		/* RT preempted per episode */
 	uint64_t boosts;		/* boosted episodes that served */

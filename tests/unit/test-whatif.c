@@ -102,6 +102,9 @@ static void background_forwards_timer(void)
 	   w.starve.sum == (500 + 450 + 950) * MS,
 	   "gap: episodes of 500, 450, 950 ms (sum %llu)",
 	   (unsigned long long)w.starve.sum);
+	ok(w.starve_end == 1970 * MS,
+	   "gap: the longest episode ended at 1970 ms (%llu)",
+	   (unsigned long long)w.starve_end);
 	ok(w.preempt.count == 1 && w.preempt.max == 50 * MS,
 	   "gap: the boost at 970 ms serves 50 ms, the one at 1970 is open");
 	ok(w.fair_ns == 100 * MS && w.boosts == 1,
