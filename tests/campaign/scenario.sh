@@ -232,11 +232,24 @@ probes_late() {
 }
 
 # on_time [WHOSE]: check that every probe of $probe_list set up before the
-# start; the late ones are named in the check's line.
+# start; the late ones are named in the check's line. On the stock kernel
+# a refused write can leave a setting nobody asked for (seed 82: the
+# runtime written, the period refused, 13.65 ms every 14 ms), and a
+# server of nearly the whole CPU serves the fair probe that spins until
+# its start, ahead of the real-time probes' set-up: where every late
+# probe is on such a CPU, a TODO that names that defect.
 on_time() {
-	local late
+	local late x c why=
 	late=$(probes_late)
-	t ready - "every probe ${1:+$1 }set up before its window${late:+ (late: $late)}" test -z "$late"
+	if [ -n "$late" ] && [ -n "$stock" ]; then
+		why=$STOCK_LATE_WHY
+		for x in $late; do
+			[[ $x == [a-z]* ]] || continue
+			c=${x//[a-z]/} c=${c%%-*}
+			[ -n "${refused_set[$c]:-}" ] || why=
+		done
+	fi
+	todo_if "$why" ready - "every probe ${1:+$1 }set up before its window${late:+ (late: $late)}" test -z "$late"
 }
 
 # pinned_fair_run: "cpu pid run_ns" of each SCHED_OTHER thread bound to
@@ -413,6 +426,7 @@ todo_if() {
 		t "$@"
 	fi
 }
+STOCK_LATE_WHY="stock kernel: a refused write left its CPU at a setting nobody asked for (the defect patch 1 fixes), whose server held off the real-time probes' set-up"
 STARVED_WHY="from below the probes' clocks miss short turns the kernel gives under the emulator, the task's own or other fair tasks'"
 OUTSIDE_WHY="the task's longest wait ended after its probe stopped measuring: the tool's per-task figures cover its whole window"
 # skip CHECK CPU TEXT REASON: a check not made, and why.
@@ -432,8 +446,10 @@ reset_state
 # domain's rebuild, the defect patch 1 fixes; a runtime written before a
 # period refused leaves a mix) leaves the kernel's setting: the checks
 # take that one.
+declare -A refused_set
 for c in 1 2 3; do
 	fs_set $c "${srv_rt[$c]}" "${srv_per[$c]}" && continue
+	refused_set[$c]=1
 	echo -n "# cpu$c: the setting ${srv_rt[$c]}/${srv_per[$c]} was refused;"
 	srv_rt[$c]=$(cat "$FS/cpu$c/runtime") srv_per[$c]=$(cat "$FS/cpu$c/period")
 	[ "${srv_rt[$c]}" -gt "${max_rt[$c]}" ] && max_rt[$c]=${srv_rt[$c]}
