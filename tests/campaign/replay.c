@@ -81,13 +81,15 @@ static bool parse_line(const char *line, struct fs_event *ev)
 	size_t i, n;
 
 	memset(ev, 0, sizeof(*ev));
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]) && !at; i++) {
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		at = strstr(line, kinds[i].name);
-		ev->type = kinds[i].type;
+		if (at)
+			break;
 	}
 	if (!at)
 		return false;
-	args = at + strlen(kinds[i - 1].name);
+	ev->type = kinds[i].type;
+	args = at + strlen(kinds[i].name);
 	/* The timestamp ends where the event's name begins. */
 	for (ts = at; ts > line && ts[-1] != ' '; ts--)
 		;
