@@ -427,7 +427,6 @@ todo_if() {
 	fi
 }
 STOCK_LATE_WHY="stock kernel: a refused write left its CPU at a setting nobody asked for (the defect patch 1 fixes), whose server held off the real-time probes' set-up"
-STARVED_WHY="from below the probes' clocks miss short turns the kernel gives under the emulator, the task's own or other fair tasks'"
 OUTSIDE_WHY="the task's longest wait ended after its probe stopped measuring: the tool's per-task figures cover its whole window"
 # skip CHECK CPU TEXT REASON: a check not made, and why.
 skip() {
@@ -946,17 +945,16 @@ for c in 1 2 3; do
 		[ -z "$hp_cpu" ] || continue
 		txt="$p: longest starvation in a wait $tm >= its own longest single wait $own1 (-10% -2 ms)"
 		# From below, the oracle is the probes' clocks of the other fair
-		# tasks' turns, and under the emulator those miss parts of short
-		# turns (the virtual CPU left unrun), which the oracle then takes
-		# as this task's starvation: 112 ms for the tool's 72.8 (seed 1,
-		# CPU 2, 0.5 ms every 13 ms), 61.9 for 29.8 (seed 2, CPU 2), in
-		# about one run of three. A task can miss its own turns too (seed
-		# 108, CPU 1, the CPU's only fair probe: one 132.6 ms gap across
-		# two 3 ms turns the kernel's trace gives it, for the tool's 81.8
-		# ms); there most of it was the probe's own defect, fixed since:
-		# CPU time charged between two of its measurements counted as
-		# time off the CPU. Made and reported, not counted.
-		todo starved $c "$txt" "$STARVED_WHY" upto "$own1" "$tm" 10 2000000
+		# tasks' turns, and under the emulator those can miss parts of
+		# short turns (the virtual CPU left unrun), which the oracle
+		# would take as this task's starvation: only waits that met no
+		# turn a probe never saw count here. This was a TODO while it
+		# failed in about one run of three (seed 1, CPU 2: 112 ms for
+		# the tool's 72.8); most of that was the probe's own defect
+		# (seed 108: CPU time charged between two of its measurements
+		# counted as time off the CPU), fixed on 2026-12-07, and it has
+		# not failed in the 91 scenarios on the patched kernel since.
+		t starved $c "$txt" upto "$own1" "$tm" 10 2000000
 	done
 	# Boosts: spinners behind a real-time busy loop, the highest real-time
 	# task there (one below a duty cycle is also preempted by it), one
