@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest side of B1 and B2: scheduler microbenchmarks in an instruction-
 # counted guest, one line per result:
-#   result KIND pipe_us|mix_us VALUE
+#   result KIND pipe_us|mix_us|pipe_tool_ns|mix_tool_ns VALUE
 # pipe_us: perf bench sched pipe, microseconds per round trip; mix_us: a
 # FIFO and a fair thread on CPUs 1 and 2 passing a byte back and forth
 # (pingpong -r), so that CPU 2's fair server starts and stops at every
