@@ -61,20 +61,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kderive.h"
 #include "model.h"
 
-/* Queued fair tasks kept by name on one CPU; more are counted. */
-#define FS_DERIVE_QUEUED	256
-/* Queued real-time tasks kept on one CPU; more are counted. */
-#define FS_DERIVE_RT		64
-
-/* A fair task queued on a CPU, and the starvation its wait met. */
-struct fs_derive_wait {
-	struct fs_task task;
-	uint64_t mark;		/* its CPU's starvation clock as it queued */
-	uint64_t acc;		/* met on CPUs it left before it ran */
-};
-
+/* What one CPU's probes and events told. */
 struct fs_derive_cpu {
 	/* The fair server, as the probes last showed it. */
 	bool known;
@@ -82,30 +72,14 @@ struct fs_derive_cpu {
 	uint64_t deadline;
 	bool started;		/* a start passed on, no stop since */
 	bool idle_in;		/* an idle charge began with runtime left */
-	/* The scheduler. */
-	bool curr_known;
-	bool curr_found;	/* curr is a guess from the tasks found */
-	struct fs_task curr;
-	struct fs_derive_wait queued[FS_DERIVE_QUEUED];
-	unsigned int nr_queued;
-	bool open;		/* a starvation episode */
-	uint64_t since;		/* its start */
-	uint64_t clock;		/* the episodes' length, the open one left out */
-	/* Real-time tasks queued, not running, by pid. */
-	int32_t rt[FS_DERIVE_RT];
-	unsigned int nr_rt;
-	bool rt_open;		/* one waits behind a fair task the server runs */
-	uint64_t rt_since;	/* from then */
-	uint64_t rt_wait;	/* the waits before, since tracing began */
-	uint64_t rt_told;	/* the figure last handed on */
-	bool down;		/* going offline */
+	/* The scheduler: fair starvation and real-time wait (kderive.h). */
+	struct fs_kd_cpu kd;
 };
 
 struct fs_derive {
 	int nr_cpus;
 	struct fs_derive_cpu *cpu;
-	uint64_t untracked;	/* fair tasks not kept: a CPU's table full */
-	uint64_t rt_untracked;	/* real-time tasks not kept, likewise */
+	struct fs_kd_outs *outs;	/* what one step derived */
 };
 
 /* The consumer of derived events, in timestamp order. */
@@ -120,6 +94,13 @@ void fs_derive_free(struct fs_derive *d);
  */
 void fs_derive_event(struct fs_derive *d, const struct fs_event *ev,
 		     fs_derive_fn emit, void *ctx);
+
+/* Hand on @nr events a step of kderive.h derived, as the series' events. */
+void fs_derive_hand_on(const struct fs_kd_out *o, unsigned int nr,
+		       fs_derive_fn emit, void *ctx);
+
+/* Fair tasks not followed, summed over the CPUs: their tables were full. */
+uint64_t fs_derive_untracked(const struct fs_derive *d);
 
 /* Whether a kernel prio is a fair task's (and pid 0 is the idle task). */
 static inline bool fs_prio_fair(int pid, int prio)

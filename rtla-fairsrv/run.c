@@ -736,10 +736,10 @@ static int finish(struct run *run, uint64_t now)
 	if (run->order.late)
 		fs_debug("%llu events arrived after later ones: not applied",
 			 (unsigned long long)run->order.late);
-	if (run->derive.untracked)
+	if (fs_derive_untracked(&run->derive))
 		fs_err("%llu fair tasks queued beyond %d on one CPU were not followed: fair starvation may be under-counted",
-		       (unsigned long long)run->derive.untracked,
-		       FS_DERIVE_QUEUED);
+		       (unsigned long long)fs_derive_untracked(&run->derive),
+		       FS_KD_QUEUED);
 	for (cpu = 0; cpu < run->p->nr_cpus; cpu++) {
 		fs_cpu_finish(&run->cpus[cpu], now, &out);
 		if (account(run, cpu, &out))

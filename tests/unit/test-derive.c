@@ -300,11 +300,11 @@ static void test_server(void)
 		feed(&d, start);
 		e.cpu = 2;
 		feed(&d, e);
-		ok(d.cpu[1].down && !d.cpu[2].down && d.cpu[2].known,
+		ok(d.cpu[1].kd.down && !d.cpu[2].kd.down && d.cpu[2].known,
 		   "a step up of a CPU that is not down changes nothing");
 		e.cpu = 1;
 		feed(&d, e);
-		ok(!d.cpu[1].down && !d.cpu[1].known, "back up: forgotten");
+		ok(!d.cpu[1].kd.down && !d.cpu[1].known, "back up: forgotten");
 	}
 	fs_derive_free(&d);
 }
@@ -422,11 +422,11 @@ static void test_untracked(void)
 	fs_derive_init(&d, 2);
 	nr_out = 0;
 	feed(&d, sw(0, 1 * MS, task(0, 120, "swapper/0"), 0, task(9, 49, "rt")));
-	for (i = 0; i < FS_DERIVE_QUEUED + 3; i++)
+	for (i = 0; i < FS_KD_QUEUED + 3; i++)
 		feed(&d, wake(0, 2 * MS + i, task(1000 + i, 120, "many")));
-	ok(d.untracked == 3 && d.cpu[0].nr_queued == FS_DERIVE_QUEUED,
+	ok(fs_derive_untracked(&d) == 3 && d.cpu[0].kd.nr_queued == FS_KD_QUEUED,
 	   "tasks beyond the table are counted (%llu)",
-	   (unsigned long long)d.untracked);
+	   (unsigned long long)fs_derive_untracked(&d));
 	fs_derive_free(&d);
 }
 
@@ -461,7 +461,7 @@ static void test_found(void)
 	feed(&d, sched(FS_EV_FOUND_TASK, 2, 5 * MS, hog));
 	feed(&d, sched(FS_EV_FOUND_TASK, 2, 5 * MS, fair));
 	feed(&d, sched(FS_EV_FOUND_TASK, 2, 5 * MS, a));
-	ok(nr_out == n && d.cpu[2].curr.pid == 51 && d.cpu[2].nr_queued == 1,
+	ok(nr_out == n && d.cpu[2].kd.curr.pid == 51 && d.cpu[2].kd.nr_queued == 1,
 	   "after a switch: what runs is known, the others are queued");
 	/* CPU 0: a FIFO task switched in before the scan (migration/0 and
 	 * back); a fair task found queued waits behind it. */
@@ -485,7 +485,7 @@ static void test_found(void)
 	e = sw(3, 20 * MS, hog, 1, b);
 	feed(&d, e);
 	feed(&d, sw(3, 30 * MS, b, 1, hog));
-	ok(d.cpu[3].nr_queued == 1 && d.cpu[3].queued[0].task.pid == 60,
+	ok(d.cpu[3].kd.nr_queued == 1 && d.cpu[3].kd.queued[0].task.pid == 60,
 	   "a found task that slept is off the queue");
 	fs_derive_free(&d);
 }
@@ -579,9 +579,9 @@ static void test_ran_migrate(void)
 	   out[n + 1].cpu == 1 && out[n + 1].starved == 30 * MS &&
 	   out[n + 2].type == FS_EV_WAIT && out[n + 2].cpu == 2,
 	   "a leaves CPU 1 after 30 ms, waits on CPU 2");
-	ok(d.cpu[2].nr_queued == 2 && d.cpu[2].queued[1].task.pid == 100 &&
-	   d.cpu[2].queued[1].acc == 30 * MS &&
-	   d.cpu[2].queued[1].mark == 35 * MS,
+	ok(d.cpu[2].kd.nr_queued == 2 && d.cpu[2].kd.queued[1].task.pid == 100 &&
+	   d.cpu[2].kd.queued[1].acc == 30 * MS &&
+	   d.cpu[2].kd.queued[1].mark == 35 * MS,
 	   "it carries 30 ms; marked on CPU 2's clock, 35 ms");
 	n = nr_out;
 	feed(&d, sw(2, 60 * MS, rt2, 0x100, a));
@@ -666,7 +666,7 @@ static void test_ran_none(void)
 	feed(&d, lost(1, 50 * MS));
 	n = nr_out;
 	feed(&d, sw(1, 60 * MS, rt, 1, a));
-	ok(nr_out == n && !d.cpu[1].clock, "across a loss: nothing");
+	ok(nr_out == n && !d.cpu[1].kd.clock, "across a loss: nothing");
 	fs_derive_free(&d);
 }
 
@@ -703,7 +703,7 @@ static void test_rt_wait(void)
 	ok(nr_out == n + 1 && out[n].type == FS_EV_THROTTLE &&
 	   out[n].rt_wait == 10 * MS, "throttle: r waited 10 ms (%llu)",
 	   (unsigned long long)out[n].rt_wait);
-	ok(!d.cpu[1].rt_open, "out of D: no wait open");
+	ok(!d.cpu[1].kd.rt_open, "out of D: no wait open");
 	/* r runs (a moment after the throttle), sleeps; f runs by itself. */
 	feed(&d, sw(1, 61 * MS, f, 0x100, r));
 	feed(&d, sw(1, 65 * MS, r, 1, f));
@@ -714,7 +714,7 @@ static void test_rt_wait(void)
 	/* A deadline task queued is no RT wait; r woken behind f is. */
 	feed(&d, wake(1, 105 * MS, dl));
 	feed(&d, wake(1, 120 * MS, r));			/* 120-122 */
-	ok(d.cpu[1].nr_rt == 1 && d.cpu[1].rt[0] == 300 && d.cpu[1].rt_open,
+	ok(d.cpu[1].kd.nr_rt == 1 && d.cpu[1].kd.rt[0] == 300 && d.cpu[1].kd.rt_open,
 	   "r woken behind f in D: one RT task queued, waiting");
 	/* The deadline task runs: not a fair task, no wait. */
 	feed(&d, sw(1, 122 * MS, f, 0x100, dl));
@@ -741,13 +741,13 @@ static void test_rt_wait_found(void)
 	feed(&d, sched(FS_EV_FOUND_TASK, 1, 5 * MS, r1));
 	feed(&d, sched(FS_EV_FOUND_TASK, 1, 5 * MS, r2));
 	feed(&d, sched(FS_EV_FOUND_TASK, 1, 5 * MS, f));
-	ok(d.cpu[1].nr_rt == 1 && d.cpu[1].rt[0] == 301,
+	ok(d.cpu[1].kd.nr_rt == 1 && d.cpu[1].kd.rt[0] == 301,
 	   "r2 queued; r1 taken as running");
 	feed(&d, probe(FS_EV_P_START, 5 * MS, A_ | U_, 40 * MS, 1005 * MS));
 	/* The first switch shows f ran: r1 was queued too. */
 	feed(&d, wake(1, 8 * MS, g));
 	feed(&d, sw(1, 10 * MS, f, 0x100, g));		/* 10-20 */
-	ok(d.cpu[1].nr_rt == 2 && d.cpu[1].rt_open,
+	ok(d.cpu[1].kd.nr_rt == 2 && d.cpu[1].kd.rt_open,
 	   "the first switch: both queued, waiting behind g");
 	n = nr_out;
 	feed(&d, probe(FS_EV_P_TIMER, 20 * MS, A_ | T_ | U_, 0, 1005 * MS));
@@ -772,7 +772,7 @@ static void test_rt_wait_migrate(void)
 	feed(&d, probe(FS_EV_P_REPLENISH, 50 * MS, A_ | U_, 50 * MS, 1002 * MS));
 	feed(&d, sw(1, 50 * MS, r, 0x100, f));		/* 50-57 */
 	feed(&d, migrate(1, 2, 57 * MS, r));
-	ok(!d.cpu[1].nr_rt && d.cpu[2].nr_rt == 1 && d.cpu[2].rt[0] == 300,
+	ok(!d.cpu[1].kd.nr_rt && d.cpu[2].kd.nr_rt == 1 && d.cpu[2].kd.rt[0] == 300,
 	   "the queued RT task moved to CPU 2");
 	n = nr_out;
 	feed(&d, probe(FS_EV_P_TIMER, 60 * MS, A_ | T_ | U_, 0, 1002 * MS));
@@ -806,7 +806,7 @@ static void test_rt_wait_lost(void)
 	ok(nr_out == n + 1 && out[n].type == FS_EV_REPLENISH &&
 	   out[n].rt_wait == 20 * MS, "in D, r queued: 20 ms");
 	feed(&d, lost(2, 80 * MS));
-	ok(!d.cpu[1].rt_open && d.cpu[1].rt_wait == 20 * MS && !d.cpu[1].nr_rt,
+	ok(!d.cpu[1].kd.rt_open && d.cpu[1].kd.rt_wait == 20 * MS && !d.cpu[1].kd.nr_rt,
 	   "lost: closed at the figure handed on");
 	/* Started again straight into D: no wait until a switch shows one. */
 	n = nr_out;
