@@ -66,6 +66,7 @@ struct fs_kd_cpu {
 	bool rt_open;		/* a real-time task waits behind the server */
 	__u32 nr_queued;
 	__u32 nr_rt;
+	__u64 last;		/* the latest step's time */
 	__u64 since;		/* the open episode's start */
 	__u64 clock;		/* the episodes' length, the open one left out */
 	__u64 rt_since;		/* the open real-time wait's start */
@@ -145,6 +146,19 @@ FS_KD_FN struct fs_kd_out *kd_out(struct fs_kd_outs *o, __u32 type, int cpu,
 	e->task.comm[0] = 0;
 	e->holder = e->task;
 	return e;
+}
+
+/*
+ * The time of a step on @c at @ts, never before the step before: in the
+ * kernel, a step reads the clock before it takes the CPU's lock, and the
+ * other CPU's half of a migration may take it in between.
+ */
+FS_KD_FN __u64 fs_kd_now(struct fs_kd_cpu *c, __u64 ts)
+{
+	if (ts < c->last)
+		return c->last;
+	c->last = ts;
+	return ts;
 }
 
 /* Real-time tasks' wait on @c at @ts: the figure a server event carries. */
@@ -391,6 +405,7 @@ FS_KD_FN void fs_kd_switch(struct fs_kd_cpu *c, int cpu, __u64 ts,
 	__u64 starved = 0;
 	int i;
 
+	ts = fs_kd_now(c, ts);
 	kd_rt_switch(c, prev, next, runnable);
 	if (preempted) {
 		/* It waits from now (if found queued, it was the one running). */
@@ -424,6 +439,7 @@ FS_KD_FN void fs_kd_switch(struct fs_kd_cpu *c, int cpu, __u64 ts,
 FS_KD_FN void fs_kd_wakeup(struct fs_kd_cpu *c, int cpu, __u64 ts,
 			   const struct fs_kd_task *p, struct fs_kd_outs *o)
 {
+	ts = fs_kd_now(c, ts);
 	/* A task woken before it switched out is running, not queued. */
 	if (c->curr_known && c->curr.pid == p->pid)
 		return;
@@ -442,6 +458,7 @@ FS_KD_FN void fs_kd_wakeup(struct fs_kd_cpu *c, int cpu, __u64 ts,
 FS_KD_FN void fs_kd_found(struct fs_kd_cpu *c, int cpu, __u64 ts,
 			  const struct fs_kd_task *p, struct fs_kd_outs *o)
 {
+	ts = fs_kd_now(c, ts);
 	if (fs_kd_higher(p)) {
 		if (!c->curr_known) {
 			c->curr = *p;
@@ -481,6 +498,7 @@ FS_KD_FN void fs_kd_leave(struct fs_kd_cpu *c, int cpu, __u64 ts,
 	struct fs_kd_wait w;
 	__u32 why;
 
+	ts = fs_kd_now(c, ts);
 	m->rt = kd_rt_dequeue(c, p->pid);
 	m->fair = kd_dequeue(c, p->pid, &w);
 	m->acc = 0;
@@ -505,6 +523,7 @@ FS_KD_FN void fs_kd_arrive(struct fs_kd_cpu *c, int cpu, __u64 ts,
 			   const struct fs_kd_task *p,
 			   const struct fs_kd_move *m, struct fs_kd_outs *o)
 {
+	ts = fs_kd_now(c, ts);
 	if (m->rt)
 		kd_rt_enqueue(c, p->pid);
 	if (m->fair && kd_enqueue(c, p, ts, m->acc) && c->curr_known &&
