@@ -87,10 +87,10 @@ $(B)/bin/rtla: $(LIB_SRCS) $(TOOL_SRCS) $(HDRS) $(BPF_SKEL)
 	$(CC) $(ALL_CFLAGS) $(TRACE_CFLAGS) $(BPF_CFLAGS) -Irtla-fairsrv -pthread $(LDFLAGS) -o $@ \
 		$(LIB_SRCS) $(TOOL_SRCS) $(TRACE_LIBS)
 
-$(B)/bpf/fairsrv.bpf.o: rtla-fairsrv/bpf/fairsrv.bpf.c $(wildcard rtla-fairsrv/bpf/*.h)
+$(B)/bpf/fairsrv.bpf.o: rtla-fairsrv/bpf/fairsrv.bpf.c $(wildcard rtla-fairsrv/bpf/*.h) lib/kderive.h lib/series.h
 	@mkdir -p $(@D)
 	$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(BPF_ARCH) \
-		-I/usr/include/$(shell $(CC) -dumpmachine) $(WARN) \
+		-I/usr/include/$(shell $(CC) -dumpmachine) -Ilib $(WARN) \
 		-Wno-unused-parameter -c -o $@ $<
 
 $(B)/bpf/fairsrv.skel.h: $(B)/bpf/fairsrv.bpf.o

@@ -31,14 +31,18 @@ int fs_derive_init(struct fs_derive *d, int nr_cpus)
 	return 0;
 }
 
-/* Hand @ev on as a server event of @type, with @c's rt_wait. */
+/*
+ * Hand @ev on as a server event of @type, with @c's rt_wait, or the one
+ * @ev carries where the source derived it.
+ */
 static void put(struct fs_derive_cpu *c, const struct fs_event *ev,
 		enum fs_ev type, fs_derive_fn emit, void *ctx)
 {
 	struct fs_event out = *ev;
 
 	out.type = type;
-	out.rt_wait = fs_kd_rt_wait_at(&c->kd, ev->ts);
+	if (!c->rt_given)
+		out.rt_wait = fs_kd_rt_wait_at(&c->kd, ev->ts);
 	c->kd.rt_told = out.rt_wait;
 	emit(ctx, &out);
 }
@@ -325,6 +329,15 @@ void fs_derive_event(struct fs_derive *d, const struct fs_event *ev,
 			emit(ctx, ev);
 		break;
 	}
+}
+
+/* The source derives the real-time wait: see derive.h. */
+void fs_derive_rt_given(struct fs_derive *d)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < d->nr_cpus; cpu++)
+		d->cpu[cpu].rt_given = true;
 }
 
 /* Fair tasks not followed, summed over the CPUs: their tables were full. */

@@ -72,6 +72,8 @@ struct fs_derive_cpu {
 	uint64_t deadline;
 	bool started;		/* a start passed on, no stop since */
 	bool idle_in;		/* an idle charge began with runtime left */
+	/* Each observation carries rt_wait: see fs_derive_rt_given(). */
+	bool rt_given;
 	/* The scheduler: fair starvation and real-time wait (kderive.h). */
 	struct fs_kd_cpu kd;
 };
@@ -98,6 +100,13 @@ void fs_derive_event(struct fs_derive *d, const struct fs_event *ev,
 /* Hand on @nr events a step of kderive.h derived, as the series' events. */
 void fs_derive_hand_on(const struct fs_kd_out *o, unsigned int nr,
 		       fs_derive_fn emit, void *ctx);
+
+/*
+ * The source derives fair starvation and the real-time wait itself (the
+ * BPF programs, with kderive.h): its observations of the server carry
+ * rt_wait, which the server's events then take.
+ */
+void fs_derive_rt_given(struct fs_derive *d);
 
 /* Fair tasks not followed, summed over the CPUs: their tables were full. */
 uint64_t fs_derive_untracked(const struct fs_derive *d);

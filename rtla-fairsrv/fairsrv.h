@@ -130,6 +130,11 @@ struct fs_trace_caps {
 	/* What it does not show, in one line; NULL: it shows all. */
 	const char *note;
 	bool derived;		/* derive.h turns its observations into events */
+	/*
+	 * The source derives fair starvation and the real-time wait itself
+	 * (lib/kderive.h), from the tasks it finds at start on.
+	 */
+	bool sched_derived;
 	bool starvation;	/* fair starvation is measured */
 	const char *starve_absent;	/* why not, when it is not */
 	bool hotplug;		/* cpuhp_enter */

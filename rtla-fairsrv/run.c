@@ -553,6 +553,8 @@ static struct fs_trace *init(const struct fs_params *p, struct run *run)
 			return NULL;
 		}
 		run->derived = true;
+		if (run->caps.sched_derived)
+			fs_derive_rt_given(&run->derive);
 	}
 	return t;
 }
@@ -635,7 +637,8 @@ static int apply_config(struct run *run, struct fs_trace *t)
 		run->have_jiffies = !fs_system_jiffies(&run->jiffies_ns,
 						       &run->jiffies);
 	}
-	if (run->derived)
+	/* A source that derives starvation finds the tasks itself. */
+	if (run->derived && !run->caps.sched_derived)
 		found_tasks(run);
 	return 0;
 }

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The BPF source: programs (bpf/fairsrv.bpf.c) that see what the kprobe
- * source's probes and the scheduler's events see, and send each of those
- * observations through one BPF ring buffer as a fixed record. derive.h
- * turns them into the same figures as the kprobe source's, at a fraction
- * of the cost: fentry and fexit instead of kprobes and kretprobes, and no
- * trace event to parse. Built where clang and bpftool were; RTLA_NO_BPF=1
- * keeps --source auto off it, as it keeps rtla's timerlat off its own.
+ * source's probes and the scheduler's events see. Their observations of
+ * the server come through one BPF ring buffer as fixed records, which
+ * derive.h turns into the same events as the kprobe source's, at a
+ * fraction of the cost: fentry and fexit instead of kprobes and
+ * kretprobes, and no trace event to parse. Fair starvation and the
+ * real-time wait the programs derive themselves, with lib/kderive.h, so
+ * that only what they derive leaves the kernel; for the what-if, which
+ * replays the load, and with RTLA_FAIRSRV_BPF_RECORDS=1 (to compare),
+ * they send every switch, wake-up and migration for derive.h instead.
+ * Built where clang and bpftool were; RTLA_NO_BPF=1 keeps --source auto
+ * off it, as it keeps rtla's timerlat off its own.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -24,6 +29,7 @@
 #include <bpf/libbpf.h>
 #include <tracefs.h>
 
+#include "kderive.h"
 #include "source.h"
 #include "bpf/record.h"
 #include "fairsrv.skel.h"
@@ -40,6 +46,7 @@ enum need {
 	NEED_STOP_TP,		/* 7.1+: by upstream's sched_dl_server_stop_tp */
 	NEED_STARVATION,	/* fair starvation and the what-if's load */
 	NEED_HOTPLUG,
+	NEED_DERIVE,		/* the programs derive: the tasks found */
 };
 
 /* What the running kernel has, from its BTF. */
@@ -72,6 +79,7 @@ static const struct prog_def {
 	{ "sched_wakeup_new",	NEED_STARVATION,	NULL },
 	{ "sched_migrate_task",	NEED_STARVATION,	NULL },
 	{ "cpuhp_enter",	NEED_HOTPLUG,		NULL },
+	{ "found_tasks",	NEED_DERIVE,		NULL },
 };
 
 #define NR_PROGS	(sizeof(prog_defs) / sizeof(prog_defs[0]))
@@ -93,10 +101,21 @@ static const enum fs_ev ev_of[FS_BPF_NR] = {
 	[FS_BPF_WAKEUP_NEW]	= FS_EV_WAKEUP_NEW,
 	[FS_BPF_MIGRATE]	= FS_EV_MIGRATE,
 	[FS_BPF_HOTPLUG]	= FS_EV_HOTPLUG,
+	[FS_BPF_WAIT]		= FS_EV_WAIT,
+	[FS_BPF_HOLD]		= FS_EV_HOLD,
+	[FS_BPF_END]		= FS_EV_END,
+	[FS_BPF_RAN]		= FS_EV_RAN,
+	[FS_BPF_LEAVE]		= FS_EV_LEAVE,
 };
 
 struct bpf_source {
 	const struct fs_params *p;
+	/*
+	 * The programs derive fair starvation and the real-time wait
+	 * (lib/kderive.h) and send only what they derive; else they send
+	 * every switch, wake-up and migration for derive.h in user space.
+	 */
+	bool derive;
 	struct fairsrv_bpf *skel;
 	struct bpf_link *link[NR_PROGS];
 	struct ring_buffer *rb;
@@ -191,10 +210,12 @@ static int kernel_has(const struct fs_params *p, struct kernel_has *k)
 	return ret;
 }
 
-/* Whether program @d is loaded for this run on a kernel with @k. */
-static bool wanted(const struct fs_params *p, const struct prog_def *d,
+/* Whether program @d is loaded for this run of @b on a kernel with @k. */
+static bool wanted(const struct bpf_source *b, const struct prog_def *d,
 		   const struct kernel_has *k)
 {
+	const struct fs_params *p = b->p;
+
 	switch (d->need) {
 	case NEED_SERVER:
 	case NEED_HOTPLUG:
@@ -208,6 +229,8 @@ static bool wanted(const struct fs_params *p, const struct prog_def *d,
 		return k->stop_tp;
 	case NEED_STARVATION:
 		return !p->server_only;
+	case NEED_DERIVE:
+		return b->derive;
 	}
 	return false;
 }
@@ -236,7 +259,7 @@ static int configure(struct bpf_source *b, const struct kernel_has *k)
 
 		for (i = 0; i < NR_PROGS; i++)
 			if (!strcmp(name, prog_defs[i].name))
-				load = wanted(b->p, &prog_defs[i], k);
+				load = wanted(b, &prog_defs[i], k);
 		if (bpf_program__set_autoload(prog, load)) {
 			say(b->p, "cannot configure the program %s", name);
 			return -1;
@@ -257,6 +280,12 @@ static int configure(struct bpf_source *b, const struct kernel_has *k)
 		say(b->p, "cannot size the BPF ring buffer");
 		return -1;
 	}
+	b->skel->rodata->derive = b->derive;
+	if (b->derive &&
+	    bpf_map__set_max_entries(b->skel->maps.kd_cpus, b->p->nr_cpus)) {
+		say(b->p, "cannot size the BPF programs' state");
+		return -1;
+	}
 	return 0;
 }
 
@@ -271,7 +300,9 @@ static int attach(struct bpf_source *b)
 		const struct prog_def *d = &prog_defs[i];
 
 		prog = bpf_object__find_program_by_name(b->skel->obj, d->name);
-		if (!prog || !bpf_program__autoload(prog))
+		/* The iterator runs once, from start(). */
+		if (!prog || !bpf_program__autoload(prog) ||
+		    d->need == NEED_DERIVE)
 			continue;
 		if (d->kprobe) {
 			if (fs_ksym_entry(d->kprobe, sym, sizeof(sym)))
@@ -309,6 +340,15 @@ static void to_trace(struct bpf_source *b, const struct fs_event *ev)
 		b->untraced++;
 }
 
+/* A task of a record, as the events name it. */
+static void task_of(struct fs_task *t, const struct fs_bpf_task *k)
+{
+	t->pid = k->pid;
+	t->prio = k->prio;
+	memcpy(t->comm, k->comm, FS_COMM_LEN - 1);
+	t->comm[FS_COMM_LEN - 1] = '\0';
+}
+
 /* Turn one record into events for the sink: a loss mark first, if any. */
 static int take(void *ctx, void *data, size_t size)
 {
@@ -338,17 +378,24 @@ static int take(void *ctx, void *data, size_t size)
 	case FS_BPF_WAKEUP:
 	case FS_BPF_WAKEUP_NEW:
 	case FS_BPF_MIGRATE:
-		ev.from.pid = r->sch.from.pid;
-		ev.from.prio = r->sch.from.prio;
-		memcpy(ev.from.comm, r->sch.from.comm, FS_COMM_LEN - 1);
-		ev.to.pid = r->sch.to.pid;
-		ev.to.prio = r->sch.to.prio;
-		memcpy(ev.to.comm, r->sch.to.comm, FS_COMM_LEN - 1);
+		task_of(&ev.from, &r->sch.from);
+		task_of(&ev.to, &r->sch.to);
 		ev.from_state = r->sch.state;
 		ev.src_cpu = r->sch.src_cpu;
 		break;
 	case FS_BPF_HOTPLUG:
 		ev.down = r->hp.target == 0;
+		break;
+	case FS_BPF_WAIT:
+	case FS_BPF_HOLD:
+	case FS_BPF_END:
+	case FS_BPF_RAN:
+	case FS_BPF_LEAVE:
+		task_of(&ev.task, &r->kd.task);
+		task_of(&ev.holder, &r->kd.holder);
+		ev.why = r->kd.why;
+		ev.first = r->kd.first;
+		ev.starved = r->kd.starved;
 		break;
 	default:
 		ev.flags = r->srv.flags;
@@ -357,6 +404,7 @@ static int take(void *ctx, void *data, size_t size)
 		ev.dl_runtime = r->srv.dl_runtime;
 		ev.dl_period = r->srv.dl_period;
 		ev.ret = r->srv.ret;
+		ev.rt_wait = r->srv.rt_wait;
 		to_trace(b, &ev);
 		break;
 	}
@@ -456,6 +504,9 @@ static struct fs_source *bpf_open(const struct fs_params *p,
 		return NULL;
 	}
 	b->p = p;
+	/* The what-if replays the load: it needs every switch. */
+	b->derive = !p->server_only && !fs_params_load(p) &&
+		    !env_set("RTLA_FAIRSRV_BPF_RECORDS");
 	fs_libbpf_quiet();
 	if (kernel_has(p, &k))
 		goto fail;
@@ -486,15 +537,50 @@ static struct fs_source *bpf_open(const struct fs_params *p,
 	caps->load = caps->starvation;
 	caps->hotplug = true;
 	caps->params = false;
+	caps->sched_derived = b->derive;
 	caps->note = "BPF on a kernel without the series: parameter writes (params, refused) are not seen";
-	fs_debug("source bpf: %s idle charge, stop by %s, ring of %u kB",
+	fs_debug("source bpf: %s idle charge, stop by %s, ring of %u kB, starvation derived %s",
 		 k.idle == NEED_IDLE_RQ ? "per-rq" : "per-server",
 		 k.stop_tp ? "tracepoint" : "kprobe",
-		 ring_size(p) >> 10);
+		 ring_size(p) >> 10,
+		 b->derive ? "in the kernel" : "in user space");
 	return (struct fs_source *)b;
 fail:
 	bpf_close((struct fs_source *)b);
 	return NULL;
+}
+
+/*
+ * Where the programs derive: run their task iterator once, which gives
+ * each CPU's state the tasks runnable now (what derive.h reads from /proc
+ * in user space).
+ */
+static int find_tasks(struct bpf_source *b)
+{
+	struct bpf_link *link;
+	char buf[64];
+	ssize_t n;
+	int fd;
+
+	link = bpf_program__attach_iter(b->skel->progs.found_tasks, NULL);
+	if (!link) {
+		fs_err("cannot attach the BPF task iterator: %s",
+		       strerror(errno));
+		return -1;
+	}
+	fd = bpf_iter_create(bpf_link__fd(link));
+	if (fd < 0) {
+		fs_err("cannot run the BPF task iterator: %s", strerror(errno));
+		bpf_link__destroy(link);
+		return -1;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
+		;
+	if (n < 0)
+		fs_err("cannot run the BPF task iterator: %s", strerror(errno));
+	close(fd);
+	bpf_link__destroy(link);
+	return n < 0 ? -1 : 0;
 }
 
 /*
@@ -530,7 +616,7 @@ static int bpf_start(struct fs_source *s, struct tracefs_instance *rec,
 	*on = fs_system_now();
 	*all = *on;
 	__atomic_store_n(&b->skel->bss->recording, 1, __ATOMIC_RELEASE);
-	return 0;
+	return b->derive ? find_tasks(b) : 0;
 }
 
 /*
@@ -551,6 +637,27 @@ static int untold_losses(struct bpf_source *b)
 			return -1;
 	}
 	return 0;
+}
+
+/*
+ * Where the programs derive: say, as derive.h's user would, how many
+ * tasks a CPU's table had no room for (read once, at the end).
+ */
+static void untracked(struct bpf_source *b)
+{
+	unsigned long long fair = 0, rt = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < b->p->nr_cpus && cpu < FS_BPF_MAX_CPUS; cpu++) {
+		fair += b->skel->bss->kd_copy[cpu].untracked;
+		rt += b->skel->bss->kd_copy[cpu].rt_untracked;
+	}
+	if (fair)
+		fs_err("%llu fair tasks queued beyond %d on one CPU were not followed: fair starvation may be under-counted (RTLA_FAIRSRV_BPF_RECORDS=1 follows %d)",
+		       fair, FS_BPF_KD_QUEUED, FS_KD_QUEUED);
+	if (rt)
+		fs_debug("source bpf: %llu real-time tasks queued beyond %d on one CPU were not followed",
+			 rt, FS_BPF_KD_RT);
 }
 
 /* Hand what the ring holds now to @sink. */
@@ -574,6 +681,8 @@ static int bpf_collect(struct fs_source *s, fs_sink_fn sink, void *ctx)
 	}
 	if (!b->stopped)
 		return 0;
+	if (b->derive)
+		untracked(b);
 	if (b->untraced)
 		fs_debug("source bpf: %lu server records not in the -t trace (its recording was paused)",
 			 b->untraced);

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The BPF source's programs. Each sees one thing the kernel does to the
- * fair server or to a task and sends it to user space as one struct
- * fs_bpf_rec, through one ring buffer that keeps each CPU's order. They
- * see what the kprobe source's probes and the scheduler's events see, and
- * filter the same way, for a fraction of the cost: fentry and fexit on
- * the server's functions, a kprobe where callers may enter a split-off
- * copy of one (dl_server_stop), tp_btf on the scheduler's events. Nothing
- * is sent until user space sets recording.
+ * The BPF source's programs. Those on the fair server see what the
+ * kprobe source's probes see and send each observation to user space as
+ * one struct fs_bpf_rec, through one ring buffer; they filter the same
+ * way, for a fraction of the cost: fentry and fexit on the server's
+ * functions, a kprobe where callers may enter a split-off copy of one
+ * (dl_server_stop). The programs on the scheduler's events (tp_btf) derive
+ * fair starvation and the real-time wait in the kernel, with the code
+ * derive.c runs in user space (lib/kderive.h), and send only what they
+ * derive: nothing while no higher class meets a fair task. For the
+ * what-if, which replays every switch, they send each event instead.
+ * Nothing is sent until user space sets recording.
  */
 #include <linux/types.h>
 #include <stdbool.h>
@@ -19,6 +22,10 @@
 
 #include "kernel.h"
 #include "record.h"
+
+#define FS_KD_QUEUED	FS_BPF_KD_QUEUED
+#define FS_KD_RT	FS_BPF_KD_RT
+#include "kderive.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -59,6 +66,108 @@ __u32 untold[FS_BPF_MAX_CPUS];
 __u32 generation;
 __u32 started[FS_BPF_MAX_CPUS];
 struct fs_bpf_idle idle_entry[FS_BPF_MAX_CPUS];
+
+/*
+ * Set by user space before loading: the programs derive fair starvation
+ * and the real-time wait themselves, with lib/kderive.h, and send what
+ * they derive instead of every switch, wake-up and migration. Each CPU's
+ * state is an entry of kd_cpus, under that entry's lock: a CPU's own
+ * steps hold its runqueue's lock too, but a migration's arrival and the
+ * tasks found at start do not.
+ */
+const volatile bool derive;
+
+/* A CPU's entry in kd_cpus: its state, and its lock. */
+struct fs_bpf_kd {
+	struct bpf_spin_lock lock;
+	struct fs_kd_cpu c;
+};
+
+/* One entry per CPU; user space sets the number before loading. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, struct fs_bpf_kd);
+	__uint(max_entries, 1);
+} kd_cpus SEC(".maps");
+
+/*
+ * What one step derived, sent once the lock is released: per CPU for the
+ * scheduler's events (they run with interrupts off), and one of its own
+ * for the tasks found at start (their program can be preempted).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct fs_kd_outs);
+	__uint(max_entries, 1);
+} kd_outs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, struct fs_kd_outs);
+	__uint(max_entries, 1);
+} kd_found_outs SEC(".maps");
+
+/*
+ * A kprobe program may not take a BPF lock. The kprobe on the server's
+ * stop (before 7.1) reads each CPU's real-time wait from this copy, which
+ * every step refreshes, and leaves the time of the stop in kd_stopped for
+ * the CPU's next step to apply first.
+ */
+struct fs_bpf_kd_copy kd_copy[FS_BPF_MAX_CPUS];
+__u64 kd_stopped[FS_BPF_MAX_CPUS];
+
+/* @cpu's derivation state, NULL if there is none. */
+static __always_inline struct fs_bpf_kd *kd_slot(int cpu)
+{
+	__u32 key = cpu;
+
+	return bpf_map_lookup_elem(&kd_cpus, &key);
+}
+
+/* The list a step on this CPU derives into, emptied. */
+static __always_inline struct fs_kd_outs *kd_list(void *map)
+{
+	__u32 key = 0;
+	struct fs_kd_outs *o = bpf_map_lookup_elem(map, &key);
+
+	if (o) {
+		o->nr = 0;
+		o->dropped = 0;
+	}
+	return o;
+}
+
+/* A step on @c (CPU @cpu) begins: a stop the kprobe saw comes first. */
+static __always_inline void kd_begin(struct fs_kd_cpu *c, int cpu)
+{
+	__u64 at;
+
+	if (cpu < 0 || cpu >= FS_BPF_MAX_CPUS || !kd_stopped[cpu])
+		return;
+	at = __sync_lock_test_and_set(&kd_stopped[cpu], 0);
+	if (!at)
+		return;
+	c->srv_running = false;
+	fs_kd_rt_update(c, fs_kd_now(c, at));
+}
+
+/* A step on @c ends: what the kprobe and user space read, copied. */
+static __always_inline void kd_done(struct fs_kd_cpu *c, int cpu)
+{
+	struct fs_bpf_kd_copy *k;
+
+	if (cpu < 0 || cpu >= FS_BPF_MAX_CPUS)
+		return;
+	k = &kd_copy[cpu];
+	k->rt_since = c->rt_since;
+	k->rt_wait = c->rt_wait;
+	k->rt_open = c->rt_open;
+	k->untracked = c->untracked;
+	k->rt_untracked = c->rt_untracked;
+}
 
 /* Whether the run wants records about @cpu. */
 static __always_inline bool cpu_wanted(int cpu)
@@ -179,17 +288,61 @@ static __always_inline bool wanted(__u32 type, const struct state *s)
 	}
 }
 
+/*
+ * Where the programs derive: the real-time wait on @cpu at @ts that a
+ * server record of @type with state @s carries, and the server's part in
+ * it from then on (in D it picks the fair tasks that run). The stop's
+ * kprobe (@type STOP, @probed) reads the copy, and leaves the stop to
+ * the CPU's next step.
+ */
+static __always_inline __u64 kd_server(__u32 type, const struct state *s,
+				       int cpu, __u64 ts, bool probed)
+{
+	bool running = (s->flags & FS_BPF_ACTIVE) &&
+		       !(s->flags & FS_BPF_THROTTLED) &&
+		       type != FS_BPF_STOP && type != FS_BPF_NONCONT;
+	struct fs_bpf_kd *slot;
+	struct fs_bpf_kd_copy *k;
+	__u64 rt;
+
+	if (!derive || cpu < 0 || cpu >= FS_BPF_MAX_CPUS)
+		return 0;
+	if (type == FS_BPF_STOP && probed) {
+		k = &kd_copy[cpu];
+		rt = k->rt_wait;
+		if (k->rt_open && ts >= k->rt_since)
+			rt += ts - k->rt_since;
+		kd_stopped[cpu] = ts;
+		return rt;
+	}
+	slot = kd_slot(cpu);
+	if (!slot)
+		return 0;
+	bpf_spin_lock(&slot->lock);
+	kd_begin(&slot->c, cpu);
+	ts = fs_kd_now(&slot->c, ts);
+	rt = fs_kd_rt_wait_at(&slot->c, ts);
+	slot->c.rt_told = rt;
+	slot->c.srv_running = running;
+	fs_kd_rt_update(&slot->c, ts);
+	kd_done(&slot->c, cpu);
+	bpf_spin_unlock(&slot->lock);
+	return rt;
+}
+
 /* Send the server's state @s of @se as @type at @ts (0: now). */
 static __always_inline bool send(__u32 type, struct sched_dl_entity *se,
 				 const struct state *s, int cpu, int ret,
 				 __u64 ts, bool probed)
 {
+	__u64 now = ts ? ts : bpf_ktime_get_ns();
+	__u64 rt = kd_server(type, s, cpu, now, probed);
 	struct fs_bpf_rec *r = reserve(type, cpu);
 
 	if (!r)
 		return false;
-	if (ts)
-		r->ts = ts;
+	r->ts = now;
+	r->srv.rt_wait = rt;
 	r->srv.flags = s->flags;
 	r->srv.ret = ret;
 	r->srv.runtime = s->runtime;
@@ -383,7 +536,7 @@ static __always_inline int task_cpu(struct task_struct *p)
  * 8-byte loads, where bpf_probe_read_kernel() would cost a helper call
  * and a fault-safe copy at every switch and wake-up.
  */
-static __always_inline void task(struct fs_bpf_task *t, struct task_struct *p)
+static __always_inline void task(struct fs_kd_task *t, struct task_struct *p)
 {
 	const __u64 *name = (const __u64 *)p->comm;
 	__u64 *to = (__u64 *)t->comm;
@@ -392,6 +545,70 @@ static __always_inline void task(struct fs_bpf_task *t, struct task_struct *p)
 	t->prio = p->prio;
 	to[0] = name[0];
 	to[1] = name[1];
+}
+
+/* A record's task, which kderive.h's is laid out as. */
+static __always_inline struct fs_kd_task *as_kd(struct fs_bpf_task *t)
+{
+	_Static_assert(sizeof(struct fs_bpf_task) == sizeof(struct fs_kd_task),
+		       "a record's task is kderive.h's");
+	return (struct fs_kd_task *)t;
+}
+
+/* Send what a step derived, each event a record. */
+static __always_inline void kd_send(struct fs_kd_outs *o)
+{
+	struct fs_bpf_rec *r;
+	struct fs_kd_out *e;
+	__u32 i, n = o->nr;
+
+	for (i = 0; i < FS_KD_OUTS && i < n; i++) {
+		e = &o->ev[i];
+		if (e->type > FS_BPF_LEAVE - FS_BPF_WAIT)
+			continue;
+		r = reserve(FS_BPF_WAIT + e->type, e->cpu);
+		if (!r)
+			continue;
+		r->ts = e->ts;
+		__builtin_memcpy(&r->kd.task, &e->task, sizeof(r->kd.task));
+		__builtin_memcpy(&r->kd.holder, &e->holder,
+				 sizeof(r->kd.holder));
+		r->kd.starved = e->starved;
+		r->kd.why = e->why;
+		r->kd.first = e->first;
+		bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
+	}
+}
+
+/* sched_switch where the programs derive: a step of kderive.h. */
+static __always_inline int kd_switch(int cpu, bool preempt,
+				     struct task_struct *prev,
+				     struct task_struct *next,
+				     unsigned int prev_state)
+{
+	struct fs_kd_task from, to;
+	struct fs_kd_outs *o;
+	struct fs_bpf_kd *slot;
+	__u64 ts;
+
+	if (empty || !recording)
+		return 0;
+	slot = kd_slot(cpu);
+	o = kd_list(&kd_outs);
+	if (!slot || !o)
+		return 0;
+	task(&from, prev);
+	task(&to, next);
+	ts = bpf_ktime_get_ns();
+	bpf_spin_lock(&slot->lock);
+	kd_begin(&slot->c, cpu);
+	/* Preempted, or a state below TASK_REPORT_MAX: still runnable. */
+	fs_kd_switch(&slot->c, cpu, ts, &from, &to,
+		     preempt || !(prev_state & 0xff), o);
+	kd_done(&slot->c, cpu);
+	bpf_spin_unlock(&slot->lock);
+	kd_send(o);
+	return 0;
 }
 
 SEC("tp_btf/sched_switch")
@@ -403,14 +620,41 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev,
 
 	if (!cpu_wanted(cpu))
 		return 0;
+	if (derive)
+		return kd_switch(cpu, preempt, prev, next, prev_state);
 	r = reserve(FS_BPF_SWITCH, cpu);
 	if (!r)
 		return 0;
-	task(&r->sch.from, prev);
-	task(&r->sch.to, next);
+	task(as_kd(&r->sch.from), prev);
+	task(as_kd(&r->sch.to), next);
 	/* As sched_switch's prev_state: preempted is runnable (0x100). */
 	r->sch.state = preempt ? 0x100 : prev_state;
 	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
+	return 0;
+}
+
+/* A wake-up of @p onto @cpu where the programs derive. */
+static __always_inline int kd_wakeup(int cpu, struct task_struct *p)
+{
+	struct fs_kd_outs *o;
+	struct fs_bpf_kd *slot;
+	struct fs_kd_task t;
+	__u64 ts;
+
+	if (empty || !recording)
+		return 0;
+	slot = kd_slot(cpu);
+	o = kd_list(&kd_outs);
+	if (!slot || !o)
+		return 0;
+	task(&t, p);
+	ts = bpf_ktime_get_ns();
+	bpf_spin_lock(&slot->lock);
+	kd_begin(&slot->c, cpu);
+	fs_kd_wakeup(&slot->c, cpu, ts, &t, o);
+	kd_done(&slot->c, cpu);
+	bpf_spin_unlock(&slot->lock);
+	kd_send(o);
 	return 0;
 }
 
@@ -422,10 +666,12 @@ static __always_inline int wakeup(__u32 type, struct task_struct *p)
 
 	if (!cpu_wanted(cpu))
 		return 0;
+	if (derive)
+		return kd_wakeup(cpu, p);
 	r = reserve(type, cpu);
 	if (!r)
 		return 0;
-	task(&r->sch.from, p);
+	task(as_kd(&r->sch.from), p);
 	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
 	return 0;
 }
@@ -442,6 +688,43 @@ int BPF_PROG(sched_wakeup_new, struct task_struct *p)
 	return wakeup(FS_BPF_WAKEUP_NEW, p);
 }
 
+/*
+ * A migration of @p from @src to @dst where the programs derive: it
+ * leaves one CPU, then arrives on the other, each under its own lock.
+ */
+static __always_inline int kd_migrate(int src, int dst, struct task_struct *p)
+{
+	struct fs_bpf_kd *from, *to;
+	struct fs_kd_move m;
+	struct fs_kd_outs *o;
+	struct fs_kd_task t;
+	__u64 ts;
+
+	if (empty || !recording)
+		return 0;
+	from = kd_slot(src);
+	to = kd_slot(dst);
+	o = kd_list(&kd_outs);
+	if (!from || !to || !o)
+		return 0;
+	task(&t, p);
+	ts = bpf_ktime_get_ns();
+	bpf_spin_lock(&from->lock);
+	kd_begin(&from->c, src);
+	fs_kd_leave(&from->c, src, ts, &t, &m, o);
+	kd_done(&from->c, src);
+	bpf_spin_unlock(&from->lock);
+	if (m.rt || m.fair) {
+		bpf_spin_lock(&to->lock);
+		kd_begin(&to->c, dst);
+		fs_kd_arrive(&to->c, dst, ts, &t, &m, o);
+		kd_done(&to->c, dst);
+		bpf_spin_unlock(&to->lock);
+	}
+	kd_send(o);
+	return 0;
+}
+
 SEC("tp_btf/sched_migrate_task")
 int BPF_PROG(sched_migrate_task, struct task_struct *p, int dest_cpu)
 {
@@ -450,24 +733,84 @@ int BPF_PROG(sched_migrate_task, struct task_struct *p, int dest_cpu)
 
 	if (!cpu_wanted(dest_cpu) && !cpu_wanted(src_cpu))
 		return 0;
+	if (derive)
+		return kd_migrate(src_cpu, dest_cpu, p);
 	r = reserve(FS_BPF_MIGRATE, dest_cpu);
 	if (!r)
 		return 0;
-	task(&r->sch.from, p);
+	task(as_kd(&r->sch.from), p);
 	r->sch.src_cpu = src_cpu;
 	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
+	return 0;
+}
+
+/* Each CPU's runqueue, for its current task. */
+extern struct rq runqueues __ksym;
+
+/*
+ * The tasks found runnable at start, where the programs derive: user
+ * space runs this over every task once recording is on. The current task
+ * of the CPU is read from its runqueue, so that its state knows what runs
+ * before its first switch; a task found queued behind a higher class
+ * waits from now, its start not seen.
+ */
+SEC("iter/task")
+int found_tasks(struct bpf_iter__task *ctx)
+{
+	struct task_struct *p = ctx->task, *curr;
+	struct fs_kd_task t, running;
+	struct fs_kd_outs *o;
+	struct fs_bpf_kd *slot;
+	struct rq *rq;
+	__u64 ts;
+	int cpu;
+
+	/* Runnable (TASK_RUNNING) and queued (TASK_ON_RQ_QUEUED). */
+	if (!p || !derive || !recording || p->__state || p->on_rq != 1)
+		return 0;
+	cpu = task_cpu(p);
+	if (cpu < 0 || cpu >= FS_BPF_MAX_CPUS || !cpu_wanted(cpu))
+		return 0;
+	rq = bpf_per_cpu_ptr(&runqueues, cpu);
+	if (!rq)
+		return 0;
+	curr = rq->curr;
+	slot = kd_slot(cpu);
+	o = kd_list(&kd_found_outs);
+	if (!curr || !slot || !o)
+		return 0;
+	task(&running, curr);
+	task(&t, p);
+	ts = bpf_ktime_get_ns();
+	bpf_spin_lock(&slot->lock);
+	kd_begin(&slot->c, cpu);
+	if (!slot->c.curr_known) {
+		slot->c.curr = running;
+		slot->c.curr_known = true;
+	}
+	fs_kd_found(&slot->c, cpu, ts, &t, o);
+	kd_done(&slot->c, cpu);
+	bpf_spin_unlock(&slot->lock);
+	kd_send(o);
 	return 0;
 }
 
 SEC("tp_btf/cpuhp_enter")
 int BPF_PROG(cpuhp_enter, unsigned int cpu, int target)
 {
+	struct fs_bpf_kd *slot;
 	struct fs_bpf_rec *r;
 
 	/* derive.h forgets a CPU that comes back: so does this side. */
 	if (cpu < FS_BPF_MAX_CPUS) {
 		started[cpu] = 0;
 		idle_entry[cpu].type = 0;
+	}
+	slot = derive && recording ? kd_slot(cpu) : NULL;
+	if (slot) {
+		bpf_spin_lock(&slot->lock);
+		fs_kd_hotplug(&slot->c, target == 0);
+		bpf_spin_unlock(&slot->lock);
 	}
 	r = reserve(FS_BPF_HOTPLUG, cpu);
 	if (!r)

@@ -29,8 +29,11 @@ struct sched_dl_entity {
 	struct rq *rq;
 } __core;
 
+struct task_struct;
+
 struct rq {
 	int cpu;
+	struct task_struct *curr;
 	struct sched_dl_entity fair_server;
 } __core;
 
@@ -40,10 +43,20 @@ struct thread_info {
 
 struct task_struct {
 	struct thread_info thread_info;
+	unsigned int __state;
+	int on_rq;
 	unsigned int cpu;
 	int pid;
 	int prio;
 	char comm[16];
+} __core;
+
+/* What a task iterator's program gets. */
+struct bpf_iter_meta;
+
+struct bpf_iter__task {
+	struct bpf_iter_meta *meta;
+	struct task_struct *task;
 } __core;
 
 #endif

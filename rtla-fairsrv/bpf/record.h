@@ -10,6 +10,15 @@
 /* The CPUs a run can record: more are not counted. */
 #define FS_BPF_MAX_CPUS		1024
 
+/*
+ * Where the programs derive (kderive.h): the fair and real-time tasks
+ * each CPU's state keeps. The verifier walks every turn of every loop
+ * over them, and takes no more than a million instructions for a
+ * program. More are counted, and user space says so.
+ */
+#define FS_BPF_KD_QUEUED	16
+#define FS_BPF_KD_RT		8
+
 /* What a record saw; source-bpf.c names each as an event of lib/event.h. */
 enum fs_bpf_type {
 	FS_BPF_START,		/* dl_server_start() returned */
@@ -27,14 +36,14 @@ enum fs_bpf_type {
 	FS_BPF_WAKEUP_NEW,	/* sched_wakeup_new */
 	FS_BPF_MIGRATE,		/* sched_migrate_task */
 	FS_BPF_HOTPLUG,		/* cpuhp_enter */
+	/* Derived by the programs (kderive.h), in enum fs_kd_type's order. */
+	FS_BPF_WAIT,
+	FS_BPF_HOLD,
+	FS_BPF_END,
+	FS_BPF_RAN,
+	FS_BPF_LEAVE,
 	FS_BPF_NR
 };
-
-/* The server's flags, as the series' events carry them. */
-#define FS_BPF_ACTIVE		0x01
-#define FS_BPF_THROTTLED	0x02
-#define FS_BPF_ARMED		0x04
-#define FS_BPF_RUNNING		0x08
 
 /* A task as the scheduler's events show it. */
 struct fs_bpf_task {
@@ -42,6 +51,12 @@ struct fs_bpf_task {
 	__s32 prio;		/* kernel prio */
 	char comm[16];
 };
+
+/* The server's flags, as the series' events carry them. */
+#define FS_BPF_ACTIVE		0x01
+#define FS_BPF_THROTTLED	0x02
+#define FS_BPF_ARMED		0x04
+#define FS_BPF_RUNNING		0x08
 
 struct fs_bpf_rec {
 	__u64 ts;		/* CLOCK_MONOTONIC, ns */
@@ -59,6 +74,8 @@ struct fs_bpf_rec {
 			__u64 deadline;
 			__u64 dl_runtime;
 			__u64 dl_period;
+			/* Where the programs derive: rt_wait (kderive.h). */
+			__u64 rt_wait;
 		} srv;
 		/*
 		 * sched_switch from @from to @to (@state as sched_switch's
@@ -71,6 +88,14 @@ struct fs_bpf_rec {
 			__s64 state;
 			__s32 src_cpu;
 		} sch;
+		/* What the programs derived (FS_BPF_WAIT to FS_BPF_LEAVE). */
+		struct {
+			struct fs_bpf_task task;
+			struct fs_bpf_task holder;
+			__u64 starved;
+			__u32 why;
+			__u32 first;
+		} kd;
 		/* cpuhp_enter: the state the CPU goes to (0: offline). */
 		struct {
 			__s32 target;
@@ -87,6 +112,20 @@ struct fs_bpf_idle {
 	__u32 type;		/* FS_BPF_IDLE_IN or FS_BPF_PUT_IN; 0: none */
 	__u32 flags;
 	__s64 runtime;
+};
+
+/*
+ * What the programs' last step on a CPU left there, copied out of its
+ * state (kderive.h's), which a kprobe program may not read: its lock is
+ * one that kprobes may not take. The real-time wait, for the server's
+ * stop seen by kprobe; the tasks not followed, for user space.
+ */
+struct fs_bpf_kd_copy {
+	__u64 rt_since;
+	__u64 rt_wait;
+	__u32 rt_open;
+	__u32 untracked;	/* fair tasks: the CPU's table was full */
+	__u32 rt_untracked;	/* real-time tasks, likewise */
 };
 
 #endif

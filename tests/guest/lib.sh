@@ -250,14 +250,17 @@ enabled() {
 	[ "$(cat "$1/events/$2/enable" 2>/dev/null)" = 1 ]
 }
 
-# bpf_maps PID: what bpftool dumps of each BPF map process PID holds open,
-# one after the other.
+# bpf_maps PID: what bpftool dumps of each .bss map process PID holds open
+# (its programs' counters and flags), one after the other. Its other maps
+# are left out: the programs' derivation state is large.
 bpf_maps() {
 	local f id
 
 	for f in /proc/$1/fdinfo/*; do
 		id=$(sed -n 's/^map_id:[[:space:]]*//p' "$f" 2>/dev/null)
-		[ -n "$id" ] && bpftool map dump id "$id" 2>/dev/null
+		[ -n "$id" ] && bpftool map show id "$id" 2>/dev/null |
+			grep -q '\.bss' &&
+			bpftool map dump id "$id" 2>/dev/null
 	done
 }
 

@@ -824,6 +824,37 @@ static void test_rt_wait_lost(void)
 }
 
 /*
+ * A source that derives the real-time wait itself (the BPF programs): the
+ * server's events carry the figure its observations carry, whatever the
+ * switches fed here would give.
+ */
+static void test_rt_given(void)
+{
+	struct fs_task f = task(100, 120, "f"), r = task(300, 69, "duty");
+	struct fs_event p;
+	struct fs_derive d;
+	int n;
+
+	fs_derive_init(&d, 4);
+	fs_derive_rt_given(&d);
+	nr_out = 0;
+	feed(&d, wake(1, 1 * MS, f));
+	p = probe(FS_EV_P_START, 2 * MS, A_ | U_, 50 * MS, 1002 * MS);
+	p.rt_wait = 7 * MS;
+	feed(&d, p);
+	feed(&d, sw(1, 3 * MS, r, 0x100, f));
+	n = nr_out;
+	p = probe(FS_EV_P_TIMER, 10 * MS, A_ | T_ | U_, 0, 1002 * MS);
+	p.rt_wait = 9 * MS;
+	feed(&d, p);
+	ok(out[0].type == FS_EV_START && out[0].rt_wait == 7 * MS &&
+	   nr_out == n + 1 && out[n].type == FS_EV_THROTTLE &&
+	   out[n].rt_wait == 9 * MS,
+	   "rt_wait given by the source: 7 ms, then 9 ms, as its observations say");
+	fs_derive_free(&d);
+}
+
+/*
  * A server already active when the run began (or after a loss): seen
  * running, then throttled; a fair enqueue's dl_server_start() returns at
  * once, which is no start (it would be E to E, which no start does).
@@ -895,5 +926,6 @@ int main(void)
 	test_rt_wait_found();
 	test_rt_wait_migrate();
 	test_rt_wait_lost();
+	test_rt_given();
 	return tap_done();
 }
