@@ -23,7 +23,10 @@
 #                           "kprobe": --server-only and the full tool with
 #                           --source kprobe, and where the BPF source is
 #                           built, "bserver", "bpf" and "bwhatif": the
-#                           first three kinds with --source bpf, "bother":
+#                           first three kinds with --source bpf,
+#                           "brecords": "bpf" with the programs sending
+#                           every scheduler event for derive.h in user
+#                           space (RTLA_FAIRSRV_BPF_RECORDS=1), "bother":
 #                           the full BPF source with -c 3, a CPU the
 #                           ping-pong does not use (the programs make no
 #                           record about the others), and "bempty-server"
@@ -116,6 +119,9 @@ for ((i = 0; i < rounds; i++)); do
 	with bpf --source bpf
 	[ "$mode" = stock ] || continue
 	with bwhatif hist --source bpf --what-if 20ms/100ms
+	export RTLA_FAIRSRV_BPF_RECORDS=1
+	with brecords --source bpf
+	unset RTLA_FAIRSRV_BPF_RECORDS
 	with bother --source bpf -c 3
 	export RTLA_FAIRSRV_BPF_EMPTY=1
 	with bempty-server --source bpf --server-only
