@@ -492,6 +492,49 @@ static void bpf_close(struct fs_source *s)
 	free(b);
 }
 
+/*
+ * Open, configure and load the programs for @b on a kernel with @k; a
+ * refusal is said as an error only if there is no @retry.
+ */
+static int load_once(struct bpf_source *b, const struct kernel_has *k,
+		     bool retry)
+{
+	b->skel = fairsrv_bpf__open();
+	if (!b->skel) {
+		say(b->p, "cannot open the BPF programs: %s", strerror(errno));
+		return -1;
+	}
+	if (configure(b, k))
+		return -1;
+	if (!fairsrv_bpf__load(b->skel))
+		return 0;
+	if (retry)
+		fs_debug("source bpf: the kernel refused the programs that derive (%s)",
+			 strerror(errno));
+	else
+		say(b->p, "the kernel refused the BPF programs (%s): run with -D for the verifier's words",
+		    strerror(errno));
+	return -1;
+}
+
+/*
+ * Load the programs. A verifier that takes the deriving programs for too
+ * long (its limits differ between kernels) still takes the ones that send
+ * every event: the tool then derives in user space, and -D says so.
+ */
+static int load(struct bpf_source *b, const struct kernel_has *k)
+{
+	if (!load_once(b, k, b->derive))
+		return 0;
+	if (!b->derive)
+		return -1;
+	fairsrv_bpf__destroy(b->skel);
+	b->skel = NULL;
+	b->derive = false;
+	fs_debug("source bpf: sending every scheduler event instead");
+	return load_once(b, k, false);
+}
+
 /* Load and attach the programs, not yet recording. */
 static struct fs_source *bpf_open(const struct fs_params *p,
 				  struct fs_trace_caps *caps)
@@ -508,20 +551,8 @@ static struct fs_source *bpf_open(const struct fs_params *p,
 	b->derive = !p->server_only && !fs_params_load(p) &&
 		    !env_set("RTLA_FAIRSRV_BPF_RECORDS");
 	fs_libbpf_quiet();
-	if (kernel_has(p, &k))
+	if (kernel_has(p, &k) || load(b, &k))
 		goto fail;
-	b->skel = fairsrv_bpf__open();
-	if (!b->skel) {
-		say(p, "cannot open the BPF programs: %s", strerror(errno));
-		goto fail;
-	}
-	if (configure(b, &k))
-		goto fail;
-	if (fairsrv_bpf__load(b->skel)) {
-		say(p, "the kernel refused the BPF programs (%s): run with -D for the verifier's words",
-		    strerror(errno));
-		goto fail;
-	}
 	if (attach(b))
 		goto fail;
 	b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.records), take, b,
