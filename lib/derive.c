@@ -250,9 +250,7 @@ static void sched_event(struct fs_derive *d, const struct fs_event *ev,
 	fs_derive_hand_on(o->ev, o->nr, emit, ctx);
 }
 
-/*
- * Forget what @c's events told, the server's state and kderive.h's.
- */
+/* Forget what @c's events told: the server's state and kderive.h's. */
 static void forget(struct fs_derive_cpu *c)
 {
 	fs_kd_forget(&c->kd);
