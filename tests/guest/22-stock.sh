@@ -140,7 +140,10 @@ else
 fi
 
 # Lost events: the tool is stopped (SIGSTOP) under FIFO/fair load on
-# CPUs 1-2 and a FIFO/fair ping-pong between CPUs 3 and 0, until the
+# CPUs 1-2 and a FIFO/fair ping-pong between CPUs 3 and 0 whose FIFO side,
+# on CPU 3, preempts a fair busy loop there at every round trip (the BPF
+# programs send only the starvation they derive: this makes some on
+# CPU 3 at every round trip), until the
 # kernel says that each of CPUs 1-3 had a record with no room for it: the
 # kprobe source's 4 kB buffers overran (their per-CPU stats), the BPF
 # source's ring (as small as the kernel allows, 64 kB) dropped (the
@@ -149,7 +152,11 @@ fi
 # reported, and every CPU's model is told (its lost marks).
 for src in "${stock_sources[@]}"; do
 	hog 1 120; hog 2 120
-	pingpong -a 3 -b 0 -r -n 100000000 > /dev/null &
+	rm -f /tmp/busy3.ready
+	fair-probe -c 3 -d 120 -R /tmp/busy3.ready > /dev/null &
+	probes+=" $!"
+	wait_files "the fair busy loop on CPU 3" /tmp/busy3.ready
+	pingpong -a 0 -b 3 -r -n 100000000 > /dev/null &
 	pp=$!
 	rtla fairsrv hist -c 1-3 -H 0 --source $src --trace-buffer-size 4 \
 		--json > /tmp/lost.json 2> /tmp/lost.err &

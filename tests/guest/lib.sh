@@ -308,9 +308,9 @@ no_room() {
 # holds on every CPU given; fails if it does not. How fast a load fills
 # a buffer depends on the emulator; the kernel's own count does not.
 wait_no_room() {
-	local pid=$1 src=$2 i cpu full
+	local pid=$1 src=$2 end cpu full
 	shift 2
-	for ((i = 0; i < 600; i++)); do
+	for ((end = SECONDS + 60; SECONDS < end; )); do
 		full=1
 		for cpu in "$@"; do
 			no_room "$pid" "$src" "$cpu" || { full=; break; }
