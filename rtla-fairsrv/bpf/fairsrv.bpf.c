@@ -181,8 +181,12 @@ static __always_inline bool cpu_wanted(int cpu)
 	return cpus[c / 64] & (1ULL << (c % 64));
 }
 
-/* A record of @type about @cpu, or NULL (not recording, or no room). */
-static __always_inline struct fs_bpf_rec *reserve(__u32 type, int cpu)
+/*
+ * A record of @type about @cpu at @ts (0: now), or NULL (not recording, or
+ * no room).
+ */
+static __always_inline struct fs_bpf_rec *reserve(__u32 type, int cpu,
+						  __u64 ts)
 {
 	__u32 me;
 	struct fs_bpf_rec *r;
@@ -199,7 +203,7 @@ static __always_inline struct fs_bpf_rec *reserve(__u32 type, int cpu)
 		__sync_fetch_and_add(&generation, 1);
 		return NULL;
 	}
-	r->ts = bpf_ktime_get_ns();
+	r->ts = ts ? ts : bpf_ktime_get_ns();
 	r->type = type;
 	r->cpu = cpu;
 	r->on_cpu = me;
@@ -337,11 +341,10 @@ static __always_inline bool send(__u32 type, struct sched_dl_entity *se,
 {
 	__u64 now = ts ? ts : bpf_ktime_get_ns();
 	__u64 rt = kd_server(type, s, cpu, now, probed);
-	struct fs_bpf_rec *r = reserve(type, cpu);
+	struct fs_bpf_rec *r = reserve(type, cpu, now);
 
 	if (!r)
 		return false;
-	r->ts = now;
 	r->srv.rt_wait = rt;
 	r->srv.flags = s->flags;
 	r->srv.ret = ret;
@@ -566,10 +569,9 @@ static __always_inline void kd_send(struct fs_kd_outs *o)
 		e = &o->ev[i];
 		if (e->type > FS_BPF_LEAVE - FS_BPF_WAIT)
 			continue;
-		r = reserve(FS_BPF_WAIT + e->type, e->cpu);
+		r = reserve(FS_BPF_WAIT + e->type, e->cpu, e->ts);
 		if (!r)
 			continue;
-		r->ts = e->ts;
 		__builtin_memcpy(&r->kd.task, &e->task, sizeof(r->kd.task));
 		__builtin_memcpy(&r->kd.holder, &e->holder,
 				 sizeof(r->kd.holder));
@@ -622,7 +624,7 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev,
 		return 0;
 	if (derive)
 		return kd_switch(cpu, preempt, prev, next, prev_state);
-	r = reserve(FS_BPF_SWITCH, cpu);
+	r = reserve(FS_BPF_SWITCH, cpu, 0);
 	if (!r)
 		return 0;
 	task(as_kd(&r->sch.from), prev);
@@ -668,7 +670,7 @@ static __always_inline int wakeup(__u32 type, struct task_struct *p)
 		return 0;
 	if (derive)
 		return kd_wakeup(cpu, p);
-	r = reserve(type, cpu);
+	r = reserve(type, cpu, 0);
 	if (!r)
 		return 0;
 	task(as_kd(&r->sch.from), p);
@@ -735,7 +737,7 @@ int BPF_PROG(sched_migrate_task, struct task_struct *p, int dest_cpu)
 		return 0;
 	if (derive)
 		return kd_migrate(src_cpu, dest_cpu, p);
-	r = reserve(FS_BPF_MIGRATE, dest_cpu);
+	r = reserve(FS_BPF_MIGRATE, dest_cpu, 0);
 	if (!r)
 		return 0;
 	task(as_kd(&r->sch.from), p);
@@ -812,7 +814,7 @@ int BPF_PROG(cpuhp_enter, unsigned int cpu, int target)
 		fs_kd_hotplug(&slot->c, target == 0);
 		bpf_spin_unlock(&slot->lock);
 	}
-	r = reserve(FS_BPF_HOTPLUG, cpu);
+	r = reserve(FS_BPF_HOTPLUG, cpu, 0);
 	if (!r)
 		return 0;
 	r->hp.target = target;
