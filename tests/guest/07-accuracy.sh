@@ -20,7 +20,11 @@
 # While the server serves, the RT task waits: the rt-probe's schedstat
 # wait time is the oracle of both the RT-preempted total and the runtime
 # served. The fair-probe is not the only fair task the server serves
-# (kworkers are too), so its own run time only bounds served from below.
+# (kworkers are too), so its own run time only bounds served from below:
+# its run time while the rt-probe was there, running or waiting. The
+# rt-probe sleeps until the window opens, and its wake-up can come tens
+# of ms late under TCG (a vCPU not run): the fair-probe, on the CPU then,
+# is charged that time without the server, which was not needed.
 # stock: yes
 . "$(dirname "$0")/lib.sh"
 secs=10
@@ -81,8 +85,12 @@ for cpu in 1 2 3; do
 	ptot=$(jnum $cpu rt_preempted total_ns)
 	pmax=$(jnum $cpu rt_preempted max_ns)
 	rwait=$(val schedstat_wait_ns $r)
+	# The window's time the rt-probe was neither running nor waiting.
+	rgone=$(val wall_ns $r) rrun=$(val schedstat_run_ns $r)
+	rgone=$(( ${rgone:-0} - ${rrun:-0} - ${rwait:-0} ))
+	[ $rgone -lt 0 ] && rgone=0
 	echo "# cpu$cpu tool:  boosts $boosts served $served server_wait n=$sn avg=$savg max=$smax starvation n=$tn avg=$tavg max=$tmax rt_preempted total=$ptot max=$pmax"
-	echo "# cpu$cpu probe: fair gaps>100ms n=$fn avg=$favg max=$fmax, fair run $frun; rt wait $rwait, rt max gap $rmax"
+	echo "# cpu$cpu probe: fair gaps>100ms n=$fn avg=$favg max=$fmax, fair run $frun; rt wait $rwait, rt max gap $rmax, rt away $rgone"
 	check "cpu$cpu: the probes measured: the window, fair gaps ($fn), run ($frun) and RT wait ($rwait)" \
 		bash -c "[ '$(val wall_ns $f)' = ${secs}000000000 ] && [ '$fn' -ge $((secs - 2)) ] &&
 			 [ '${frun:-0}' -gt 0 ] && [ '${rwait:-0}' -gt 0 ]"
@@ -108,8 +116,8 @@ for cpu in 1 2 3; do
 		le "$pmax" "$rmax" 2000000
 	timing "cpu$cpu: served ($served ns) within 10% of the rt-probe's wait ($rwait ns)" \
 		near "$served" "$rwait" 10 0
-	timing "cpu$cpu: served ($served ns) >= 90% of the fair-probe's run time ($frun ns)" \
-		le "$frun" "$((served * 100 / 90))" 0
+	timing "cpu$cpu: served ($served ns) >= 90% of the fair-probe's run time ($frun ns) less the rt-probe's time away ($rgone ns)" \
+		le "$((frun - rgone))" "$((served * 100 / 90))" 0
 done
 check "cpu0 (no RT load): 0 boosts ($(jnum 0 boosts))" test "$(jnum 0 boosts)" = 0
 done_tap
