@@ -33,6 +33,16 @@ idle_after() {
 	echo "# CPUs $* did not idle within 5 s"
 }
 
+# long_episodes FILE CPU: how many of CPU's starvation episodes in the
+# --json FILE (its --worst list) lasted over 100 ms. The shorter ones are
+# kernel threads' and the ends of waits that the sources cut apart
+# differently; the long ones are the fair-probe's waits for the server.
+long_episodes() {
+	sed 's/.*"worst":\[//' "$1" |
+		grep -o "{\"cpu\":$2,\"start_ns\":[0-9]*,\"ns\":[0-9]*" |
+		awk -F'"ns":' '$2 > 100000000 { n++ } END { print n + 0 }'
+}
+
 if [ -e $T/events/sched/sched_dl_server_start ]; then
 	series=1
 else
@@ -63,9 +73,11 @@ if [ $series = 1 ]; then
 	# The series' events and each source a stock kernel gets, side by
 	# side on the same load.
 	for src in "${stock_sources[@]}"; do
-		rtla fairsrv hist -c 0-3 -H 0 --json --source events > /tmp/ev.json 2> /tmp/ev.err &
+		rtla fairsrv hist -c 0-3 -H 0 --json --worst 1000 --source events \
+			> /tmp/ev.json 2> /tmp/ev.err &
 		a=$!
-		rtla fairsrv hist -c 0-3 -H 0 --json --source $src > /tmp/kp.json 2> /tmp/kp.err &
+		rtla fairsrv hist -c 0-3 -H 0 --json --worst 1000 --source $src \
+			> /tmp/kp.json 2> /tmp/kp.err &
 		b=$!
 		if collecting $a && collecting $b; then
 			for cpu in 1 2 3; do
@@ -98,8 +110,11 @@ if [ $series = 1 ]; then
 				k_max=$(jcpu /tmp/kp.json $cpu starvation max_ns)
 				e_n=$(jcpu /tmp/ev.json $cpu starvation count)
 				k_n=$(jcpu /tmp/kp.json $cpu starvation count)
+				e_long=$(long_episodes /tmp/ev.json $cpu)
+				k_long=$(long_episodes /tmp/kp.json $cpu)
 				echo "# cpu$cpu events: boosts $e_boosts served $e_served_ns rt_preempted $e_pre starvation n=$e_n max=$e_max"
 				echo "# cpu$cpu $src: boosts $k_boosts served $k_served_ns rt_preempted $k_pre starvation n=$k_n max=$k_max"
+				echo "# cpu$cpu starvation over 100 ms: events $e_long, $src $k_long"
 				# Not compared: the idle charges of an idle CPU go on
 				# while the second tool sets up (seconds under TCG).
 				echo "# cpu$cpu starts, stops, idle charges: events $e_starts $e_stops $e_idle, $src $k_starts $k_stops $k_idle"
@@ -122,6 +137,8 @@ if [ $series = 1 ]; then
 					near "$k_pre" "$e_pre" 5 0
 				timing "consistency: cpu$cpu: $src starvation max within 5% ($k_max, events $e_max)" \
 					near "$k_max" "$e_max" 5 0
+				timing "consistency: cpu$cpu: $src starvation episodes over 100 ms equal ($k_long, events $e_long)" \
+					test "${k_long:-0}" -gt 0 -a "$k_long" = "$e_long"
 			done
 		else
 			check "events and $src start collecting" false
