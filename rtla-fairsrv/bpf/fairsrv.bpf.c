@@ -169,6 +169,21 @@ static __always_inline void kd_done(struct fs_kd_cpu *c, int cpu)
 	k->rt_untracked = c->rt_untracked;
 }
 
+/*
+ * Run @step on @slot's state (CPU @cpu) under its lock: a stop the kprobe
+ * saw is applied first, and the copies are refreshed after. A macro, not
+ * a function: the verifier must see the lock taken and released in the
+ * program that holds it.
+ */
+#define KD_LOCKED(slot, cpu, step)				\
+	do {							\
+		bpf_spin_lock(&(slot)->lock);			\
+		kd_begin(&(slot)->c, (cpu));			\
+		step;						\
+		kd_done(&(slot)->c, (cpu));			\
+		bpf_spin_unlock(&(slot)->lock);			\
+	} while (0)
+
 /* Whether the run wants records about @cpu. */
 static __always_inline bool cpu_wanted(int cpu)
 {
@@ -322,15 +337,13 @@ static __always_inline __u64 kd_server(__u32 type, const struct state *s,
 	slot = kd_slot(cpu);
 	if (!slot)
 		return 0;
-	bpf_spin_lock(&slot->lock);
-	kd_begin(&slot->c, cpu);
-	ts = fs_kd_now(&slot->c, ts);
-	rt = fs_kd_rt_wait_at(&slot->c, ts);
-	slot->c.rt_told = rt;
-	slot->c.srv_running = running;
-	fs_kd_rt_update(&slot->c, ts);
-	kd_done(&slot->c, cpu);
-	bpf_spin_unlock(&slot->lock);
+	KD_LOCKED(slot, cpu, {
+		ts = fs_kd_now(&slot->c, ts);
+		rt = fs_kd_rt_wait_at(&slot->c, ts);
+		slot->c.rt_told = rt;
+		slot->c.srv_running = running;
+		fs_kd_rt_update(&slot->c, ts);
+	});
 	return rt;
 }
 
@@ -602,13 +615,9 @@ static __always_inline int kd_switch(int cpu, bool preempt,
 	task(&from, prev);
 	task(&to, next);
 	ts = bpf_ktime_get_ns();
-	bpf_spin_lock(&slot->lock);
-	kd_begin(&slot->c, cpu);
 	/* Preempted, or a state below TASK_REPORT_MAX: still runnable. */
-	fs_kd_switch(&slot->c, cpu, ts, &from, &to,
-		     preempt || !(prev_state & 0xff), o);
-	kd_done(&slot->c, cpu);
-	bpf_spin_unlock(&slot->lock);
+	KD_LOCKED(slot, cpu, fs_kd_switch(&slot->c, cpu, ts, &from, &to,
+					  preempt || !(prev_state & 0xff), o));
 	kd_send(o);
 	return 0;
 }
@@ -651,11 +660,7 @@ static __always_inline int kd_wakeup(int cpu, struct task_struct *p)
 		return 0;
 	task(&t, p);
 	ts = bpf_ktime_get_ns();
-	bpf_spin_lock(&slot->lock);
-	kd_begin(&slot->c, cpu);
-	fs_kd_wakeup(&slot->c, cpu, ts, &t, o);
-	kd_done(&slot->c, cpu);
-	bpf_spin_unlock(&slot->lock);
+	KD_LOCKED(slot, cpu, fs_kd_wakeup(&slot->c, cpu, ts, &t, o));
 	kd_send(o);
 	return 0;
 }
@@ -711,18 +716,9 @@ static __always_inline int kd_migrate(int src, int dst, struct task_struct *p)
 		return 0;
 	task(&t, p);
 	ts = bpf_ktime_get_ns();
-	bpf_spin_lock(&from->lock);
-	kd_begin(&from->c, src);
-	fs_kd_leave(&from->c, src, ts, &t, &m, o);
-	kd_done(&from->c, src);
-	bpf_spin_unlock(&from->lock);
-	if (m.rt || m.fair) {
-		bpf_spin_lock(&to->lock);
-		kd_begin(&to->c, dst);
-		fs_kd_arrive(&to->c, dst, ts, &t, &m, o);
-		kd_done(&to->c, dst);
-		bpf_spin_unlock(&to->lock);
-	}
+	KD_LOCKED(from, src, fs_kd_leave(&from->c, src, ts, &t, &m, o));
+	if (m.rt || m.fair)
+		KD_LOCKED(to, dst, fs_kd_arrive(&to->c, dst, ts, &t, &m, o));
 	kd_send(o);
 	return 0;
 }
@@ -784,15 +780,13 @@ int found_tasks(struct bpf_iter__task *ctx)
 	task(&running, curr);
 	task(&t, p);
 	ts = bpf_ktime_get_ns();
-	bpf_spin_lock(&slot->lock);
-	kd_begin(&slot->c, cpu);
-	if (!slot->c.curr_known) {
-		slot->c.curr = running;
-		slot->c.curr_known = true;
-	}
-	fs_kd_found(&slot->c, cpu, ts, &t, o);
-	kd_done(&slot->c, cpu);
-	bpf_spin_unlock(&slot->lock);
+	KD_LOCKED(slot, cpu, {
+		if (!slot->c.curr_known) {
+			slot->c.curr = running;
+			slot->c.curr_known = true;
+		}
+		fs_kd_found(&slot->c, cpu, ts, &t, o);
+	});
 	kd_send(o);
 	return 0;
 }
