@@ -167,7 +167,7 @@ fi
 # The BPF programs run as for --what-if here, sending every scheduler
 # event (RTLA_FAIRSRV_BPF_RECORDS=1): deriving in the kernel, they send
 # only starvation, which this load makes too rarely to fill the ring on
-# each CPU within the wait. Their losses reach the models the same way.
+# each CPU within the wait. The next check gives them a load that does.
 for src in "${stock_sources[@]}"; do
 	hog 1 120; hog 2 120
 	pingpong -a 3 -b 0 -r -n 100000000 > /dev/null &
@@ -194,6 +194,53 @@ for src in "${stock_sources[@]}"; do
 		"$(jcpu /tmp/lost.json 2 lost_marks)" -gt 0 -a \
 		"$(jcpu /tmp/lost.json 3 lost_marks)" -gt 0
 done
+
+# Lost events where the BPF programs derive starvation in the kernel:
+# they send only what they derive, so the load must make it densely. A
+# fair-probe on CPU 3 is preempted by an rt-probe's 1 ms / 2 ms cycle:
+# an episode every 2 ms. A fair ping-pong between CPUs 1 and 2 starts and
+# stops their servers at every round trip. The tool records before the
+# load begins: attaching the programs waits until every runnable task has
+# run, which a starved fair task delays.
+if [[ " ${stock_sources[*]} " = *" bpf "* ]]; then
+	rtla fairsrv hist -c 1-3 -H 0 --source bpf --trace-buffer-size 4 \
+		--json > /tmp/dlost.json 2> /tmp/dlost.err &
+	tool=$!
+	if collecting $tool; then
+		pingpong -a 1 -b 2 -n 100000000 > /dev/null &
+		pp=$!
+		fair-probe -c 3 -d 120 > /dev/null &
+		probes+=" $!"
+		rt-probe -c 3 -d 120 -C 1/2 > /dev/null &
+		probes+=" $!"
+		kill -STOP $tool
+		check "bpf source, deriving: no room on CPUs 1-3 within 60 s" \
+			wait_no_room $tool bpf 1 2 3
+		kill -CONT $tool
+		kill -INT $tool
+		wait $tool
+		rc=$?
+		kill $pp $probes
+		wait $pp $probes 2> /dev/null
+		probes=
+		sed 's/^/# stderr: /' /tmp/dlost.err
+		lost=$(jget /tmp/dlost.json '"lost":')
+		check "lost events, bpf source, deriving: exit 0 ($rc), reported ($lost)" \
+			test "$rc" = 0 -a "${lost:-0}" -gt 0
+		check "bpf source, deriving: each CPU's model was told of the loss" \
+			test "$(jcpu /tmp/dlost.json 1 lost_marks)" -gt 0 -a \
+			"$(jcpu /tmp/dlost.json 2 lost_marks)" -gt 0 -a \
+			"$(jcpu /tmp/dlost.json 3 lost_marks)" -gt 0
+		n=$(jcpu /tmp/dlost.json 3 starvation count)
+		check "bpf source, deriving: CPU 3's episodes reached the tool ($n)" \
+			test "${n:-0}" -gt 0
+	else
+		check "bpf source, deriving: rtla fairsrv starts collecting" false
+		kill -INT $tool
+		wait $tool
+		sed 's/^/# stderr: /' /tmp/dlost.err
+	fi
+fi
 
 # A CPU that goes offline under load and comes back: the wait open there
 # ends as it goes down, no transition is invalid, the time offline is
