@@ -33,6 +33,33 @@ idle_after() {
 	echo "# CPUs $* did not idle within 5 s"
 }
 
+# lost_check NAME SOURCE JSON: rtla ($tool), recording into JSON under a
+# load ($pp and $probes), is stopped (SIGSTOP) until the kernel says that
+# each of CPUs 1-3 had a record with no room for it; then it goes on and
+# is stopped with SIGINT, and the load killed. The losses must be
+# reported, and every CPU's model told (its lost marks).
+lost_check() {
+	local name=$1 src=$2 json=$3 lost
+
+	kill -STOP $tool
+	check "$name: the kernel had no room on CPUs 1-3 within 60 s" \
+		wait_no_room $tool $src 1 2 3
+	kill -CONT $tool
+	kill -INT $tool
+	wait $tool
+	rc=$?
+	kill $pp $probes
+	wait $pp $probes 2> /dev/null
+	probes=
+	lost=$(jget $json '"lost":')
+	check "lost events, $name: exit 0 ($rc), reported ($lost)" \
+		test "$rc" = 0 -a "${lost:-0}" -gt 0
+	check "$name: each CPU's model was told of the loss" \
+		test "$(jcpu $json 1 lost_marks)" -gt 0 -a \
+		"$(jcpu $json 2 lost_marks)" -gt 0 -a \
+		"$(jcpu $json 3 lost_marks)" -gt 0
+}
+
 # long_episodes FILE CPU: how many of CPU's starvation episodes in the
 # --json FILE (its --worst list) lasted over 100 ms. The shorter ones are
 # kernel threads' and the ends of waits that the sources cut apart
@@ -176,23 +203,7 @@ for src in "${stock_sources[@]}"; do
 		--trace-buffer-size 4 --json > /tmp/lost.json 2> /tmp/lost.err &
 	tool=$!
 	collecting $tool
-	kill -STOP $tool
-	check "$src source: the kernel had no room on CPUs 1-3 within 60 s" \
-		wait_no_room $tool $src 1 2 3
-	kill -CONT $tool
-	kill -INT $tool
-	wait $tool
-	rc=$?
-	kill $pp $probes
-	wait $pp $probes 2> /dev/null
-	probes=
-	lost=$(jget /tmp/lost.json '"lost":')
-	check "lost events, $src source: exit 0 ($rc), reported ($lost)" \
-		test "$rc" = 0 -a "${lost:-0}" -gt 0
-	check "$src source: each CPU's model was told of the loss" \
-		test "$(jcpu /tmp/lost.json 1 lost_marks)" -gt 0 -a \
-		"$(jcpu /tmp/lost.json 2 lost_marks)" -gt 0 -a \
-		"$(jcpu /tmp/lost.json 3 lost_marks)" -gt 0
+	lost_check "$src source" $src /tmp/lost.json
 done
 
 # Lost events where the BPF programs derive starvation in the kernel:
@@ -213,24 +224,8 @@ if [[ " ${stock_sources[*]} " = *" bpf "* ]]; then
 		probes+=" $!"
 		rt-probe -c 3 -d 120 -C 1/2 > /dev/null &
 		probes+=" $!"
-		kill -STOP $tool
-		check "bpf source, deriving: no room on CPUs 1-3 within 60 s" \
-			wait_no_room $tool bpf 1 2 3
-		kill -CONT $tool
-		kill -INT $tool
-		wait $tool
-		rc=$?
-		kill $pp $probes
-		wait $pp $probes 2> /dev/null
-		probes=
+		lost_check "bpf source, deriving" bpf /tmp/dlost.json
 		sed 's/^/# stderr: /' /tmp/dlost.err
-		lost=$(jget /tmp/dlost.json '"lost":')
-		check "lost events, bpf source, deriving: exit 0 ($rc), reported ($lost)" \
-			test "$rc" = 0 -a "${lost:-0}" -gt 0
-		check "bpf source, deriving: each CPU's model was told of the loss" \
-			test "$(jcpu /tmp/dlost.json 1 lost_marks)" -gt 0 -a \
-			"$(jcpu /tmp/dlost.json 2 lost_marks)" -gt 0 -a \
-			"$(jcpu /tmp/dlost.json 3 lost_marks)" -gt 0
 		n=$(jcpu /tmp/dlost.json 3 starvation count)
 		check "bpf source, deriving: CPU 3's episodes reached the tool ($n)" \
 			test "${n:-0}" -gt 0
